@@ -1,0 +1,52 @@
+# Vitrine: the two commands a new user runs are `make start` and `make test`.
+# Both call `make install`, which installs only what is missing (see scripts/install.sh).
+SHELL := /bin/bash
+ROOT := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
+TOOLS_NODE := $(ROOT)/.tools/node
+
+# Node.js 24 is fetched into .tools/ when the system's Node is older than 22; every target then
+# runs with it first on PATH, and native addons build against its headers (offline).
+SYSTEM_NODE_MAJOR := $(shell node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0)
+ifeq ($(shell [ "$(SYSTEM_NODE_MAJOR)" -lt 22 ] && echo old),old)
+export PATH := $(TOOLS_NODE)/bin:$(PATH)
+export npm_config_nodedir := $(TOOLS_NODE)
+endif
+
+.PHONY: install start test check lint format typecheck bench docs services clean
+
+install:
+	@bash scripts/install.sh
+
+start: install
+	@bin/vitrine serve
+
+# The whole suite: lint, types, generated docs up to date, then every test (real Chromium,
+# SQLite, PostgreSQL, Redis, s3rver). PostgreSQL and Redis are started when absent.
+test: install
+	@bash scripts/ensure-services.sh
+	@$(MAKE) --no-print-directory check
+	@npx vitest run
+
+check: lint typecheck
+
+lint:
+	@npx biome check .
+
+format:
+	@npx biome check --write .
+
+typecheck:
+	@npx tsc -p tsconfig.json --noEmit
+
+docs: install
+	@node packages/server/src/docs/generate-docs.ts
+
+bench: install
+	@bash scripts/ensure-services.sh
+	@node bench/run.ts
+
+services:
+	@bash scripts/ensure-services.sh
+
+clean:
+	rm -rf node_modules packages/*/node_modules .tools data test-output

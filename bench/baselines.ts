@@ -1,0 +1,89 @@
+import captureWebsite, { type Options as CaptureWebsiteOptions } from 'capture-website';
+import { chromium, type Browser as PlaywrightBrowser } from 'playwright-core';
+import puppeteer, { type Browser as PuppeteerBrowser } from 'puppeteer';
+
+/** The Chromium every contender drives: Debian's, never a downloaded build. */
+export const CHROMIUM_PATH = process.env.VITRINE_CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+export interface Viewport {
+  width: number;
+  height: number;
+}
+
+export interface Baseline {
+  name: string;
+  capture(url: string, options?: { fullPage?: boolean }): Promise<Uint8Array>;
+  close(): Promise<void>;
+}
+
+/**
+ * bare-playwright (performance.md): one warm Chromium; per capture newContext + newPage +
+ * goto(load) + page.screenshot(png) + close. What a developer writes by hand.
+ */
+export async function barePlaywright(viewport: Viewport): Promise<Baseline> {
+  const browser: PlaywrightBrowser = await chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    args: ['--no-sandbox', '--disable-gpu'],
+  });
+  return {
+    name: 'bare-playwright',
+    async capture(url, { fullPage = false } = {}) {
+      const context = await browser.newContext({ viewport });
+      try {
+        const page = await context.newPage();
+        await page.goto(url, { waitUntil: 'load' });
+        return await page.screenshot({ type: 'png', fullPage });
+      } finally {
+        await context.close();
+      }
+    },
+    close: () => browser.close(),
+  };
+}
+
+/**
+ * capture-website's options for a fair comparison: the same viewport at DPR 1 (its default is 2)
+ * and PNG. `blockAds: false` because its ad blocker downloads filter lists from the internet,
+ * and benchmarks only talk to loopback. Everything else is its default (networkidle2 wait).
+ */
+function captureWebsiteOptions(viewport: Viewport, fullPage: boolean): CaptureWebsiteOptions {
+  return {
+    width: viewport.width,
+    height: viewport.height,
+    scaleFactor: 1,
+    type: 'png',
+    fullPage,
+    blockAds: false,
+    launchOptions: { executablePath: CHROMIUM_PATH, args: ['--no-sandbox'] },
+  };
+}
+
+/** capture-website as a user calls it: its default launches a browser per call. */
+export function captureWebsitePerCall(viewport: Viewport): Baseline {
+  return {
+    name: 'capture-website',
+    capture: (url, { fullPage = false } = {}) =>
+      captureWebsite.buffer(url, captureWebsiteOptions(viewport, fullPage)),
+    close: async () => undefined,
+  };
+}
+
+/**
+ * capture-website with one warm browser, through its own (undocumented, used by its tests)
+ * `_browser` and `_keepAlive` options: a page per capture in the browser's default context.
+ */
+export async function captureWebsiteWarm(viewport: Viewport): Promise<Baseline> {
+  const browser: PuppeteerBrowser = await puppeteer.launch({
+    executablePath: CHROMIUM_PATH,
+    args: ['--no-sandbox'],
+  });
+  return {
+    name: 'capture-website-warm',
+    capture: (url, { fullPage = false } = {}) =>
+      captureWebsite.buffer(url, {
+        ...captureWebsiteOptions(viewport, fullPage),
+        ...({ _browser: browser, _keepAlive: true } as object),
+      }),
+    close: () => browser.close(),
+  };
+}

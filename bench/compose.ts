@@ -1,0 +1,80 @@
+import type { CDPSession, Page } from 'playwright-core';
+import { renderInBrowser } from '../packages/server/src/compose/renderers/browser.ts';
+import { loadBrowserFonts } from '../packages/server/src/compose/renderers/browser-fonts.ts';
+import { loadFontCatalogue } from '../packages/server/src/compose/renderers/font-catalogue.ts';
+import {
+  createComposeCache,
+  type RawInput,
+  renderRaster,
+} from '../packages/server/src/compose/renderers/raster.ts';
+import { resolveStyle } from '../packages/server/src/compose/resolve-style.ts';
+import { buildScene } from '../packages/server/src/compose/scene.ts';
+import { configureSharp } from '../packages/server/src/encode/configure-sharp.ts';
+import { encodeImage } from '../packages/server/src/encode/encode-image.ts';
+import { testPool } from '../test/capture/capture-test-kit.ts';
+import { fakeAppScreenshot } from '../test/compose/fake-screenshot.ts';
+import { interleaved, type Stats, stats, timed } from './measure.ts';
+
+export interface ComposeResult {
+  mode: string;
+  dpr: number;
+  canvas: string;
+  megapixels: number;
+  /** The first render (empty compose cache, fonts not yet touched). */
+  coldMs: number;
+  /** Later renders: backgrounds and shadow masks come from the compose cache, as in the service. */
+  warm: Stats;
+}
+
+/**
+ * P2 per compose mode, in this process with no HTTP: resolveStyle + buildScene + the renderer
+ * (renderRaster, or renderInBrowser on a warm pool page of its own) + PNG encode of the default look (gradient, padding 64, soft shadow, radius 12)
+ * around a 1440x900 screenshot (a drawn dashboard), at output dpr 1 and 2 (dpr 2 composes a
+ * 2880x1800 capture, as the service does when capture_dpr follows output.dpr).
+ */
+export async function benchCompose(rounds: number): Promise<ComposeResult[]> {
+  configureSharp();
+  const [fonts, browserFonts] = await Promise.all([loadFontCatalogue(), loadBrowserFonts()]);
+  const cache = createComposeCache();
+  const pool = testPool({ concurrency: 1 });
+  const withPage = <T>(fn: (page: Page, cdp: CDPSession) => Promise<T>) =>
+    pool.run((lease) => fn(lease.page, lease.cdp));
+  const modes = ['satori', 'browser'] as const;
+  const setups = await Promise.all(
+    modes
+      .flatMap((mode) => [1, 2].map((dpr) => ({ mode, dpr })))
+      .map(async ({ mode, dpr }) => {
+        const shot: RawInput = await fakeAppScreenshot(1440 * dpr, 900 * dpr);
+        const style = resolveStyle({ output: { dpr: dpr as 1 | 2 } });
+        const scene = buildScene(
+          style,
+          { width: shot.width, height: shot.height, dpr },
+          { measurer: fonts.measurer },
+        );
+        const run = async () => {
+          const raw =
+            mode === 'satori'
+              ? await renderRaster(scene, shot, { fonts, cache })
+              : await renderInBrowser(scene, shot, { withPage, fonts: browserFonts });
+          await encodeImage(raw, { format: 'png' });
+        };
+        return { name: `${mode} dpr${dpr}`, mode, dpr, scene, run };
+      }),
+  );
+  try {
+    const cold = new Map<string, number>();
+    for (const s of setups) cold.set(s.name, await timed(s.run));
+    const contenders = Object.fromEntries(setups.map((s) => [s.name, s.run]));
+    const times = await interleaved(contenders, rounds, { warmup: 1 });
+    return setups.map((s) => ({
+      mode: s.mode,
+      dpr: s.dpr,
+      canvas: `${s.scene.canvas.width}x${s.scene.canvas.height}`,
+      megapixels: Math.round((s.scene.canvas.width * s.scene.canvas.height) / 1e5) / 10,
+      coldMs: Math.round(cold.get(s.name) ?? 0),
+      warm: stats(times[s.name] ?? []),
+    }));
+  } finally {
+    await pool.close();
+  }
+}

@@ -1,0 +1,181 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { CHROMIUM_PATH } from './baselines.ts';
+import type { CdnLoadResult } from './cdn-load.ts';
+import type { ComposeResult } from './compose.ts';
+import type { ThroughputResult } from './in-process.ts';
+import type { Stats } from './measure.ts';
+import type { MemoryResult } from './spawned-service.ts';
+import { targets } from './targets.ts';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+const JSON_PATH = path.join(ROOT, 'bench/results/latest.json');
+const DOCS_PATH = path.join(ROOT, 'docs/benchmarks.md');
+const START = '<!-- bench:results:start (written by `make bench`; edit outside these markers) -->';
+const END = '<!-- bench:results:end -->';
+
+export interface Results {
+  date: string;
+  machine: ReturnType<typeof machineFacts> & { loadAverageAfter?: number[] };
+  settings: Record<string, unknown>;
+  sections: string[];
+  notes: string[];
+  styledRoute?: boolean;
+  poolConcurrency?: number;
+  latency?: { byPage: Record<string, Record<string, Stats>>; phases: Record<string, unknown> };
+  latencyPerCall?: Record<string, Stats>;
+  fullPage?: Record<string, Stats>;
+  throughput?: Record<string, ThroughputResult>;
+  cache?: { cached: Record<string, { server: Stats; client: Stats }>; cdn: CdnLoadResult };
+  composeIsolated?: ComposeResult[];
+  composeService?: Record<string, { compose: Stats; encode: Stats; total: Stats } | { skipped: string }>;
+  start?: { healthyMs: number; firstCaptureMs: number }[];
+  memory?: MemoryResult;
+  elapsedSeconds?: number;
+}
+
+export function machineFacts() {
+  let chromium = 'unknown';
+  try {
+    const out = execFileSync(CHROMIUM_PATH, ['--version'], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
+    chromium = /[\d.]{6,}/.exec(out)?.[0] ?? out.trim();
+  } catch {
+    // reported as unknown
+  }
+  return {
+    nproc: os.availableParallelism(),
+    memoryGb: Math.round(os.totalmem() / 2 ** 30),
+    cpu: os.cpus()[0]?.model ?? 'unknown',
+    chromium,
+    node: process.version,
+    loadAverageBefore: os.loadavg().map((l) => Math.round(l * 100) / 100),
+  };
+}
+
+const table = (head: string[], rows: string[][]) =>
+  [
+    `| ${head.join(' | ')} |`,
+    `|${head.map(() => '---').join('|')}|`,
+    ...rows.map((r) => `| ${r.join(' | ')} |`),
+  ].join('\n');
+
+const ms = (s: Stats | undefined) => (s ? `${Math.round(s.p50)} / ${Math.round(s.p95)}` : '-');
+
+/** The Markdown block: machine, targets, then the raw figures behind them. */
+export function markdown(r: Results): string {
+  const m = r.machine;
+  const lines = [
+    `Run of ${r.date.slice(0, 16).replace('T', ' ')} UTC, ${r.elapsedSeconds ?? '?'} s in all. Machine: ${m.nproc} cores (${m.cpu}), ${m.memoryGb} GB memory, Chromium ${m.chromium}, Node ${m.node}; load average ${m.loadAverageBefore.join(' ')} before, ${m.loadAverageAfter?.join(' ') ?? '?'} after. Browser pool concurrency ${r.poolConcurrency ?? '?'}; POST /v1/capture ${r.styledRoute ? 'available' : 'not available yet'}.`,
+    '',
+    table(
+      ['#', 'metric', 'target', 'reached', 'verdict'],
+      targets(r).map((t) => [t.id, t.metric, t.target, t.reached, `**${t.verdict}**`]),
+    ),
+  ];
+  if (r.latency) {
+    const names = [...new Set(Object.values(r.latency.byPage).flatMap((p) => Object.keys(p)))];
+    lines.push('', 'Sequential latency, p50 / p95 ms (1440x900, DPR 1, PNG):', '');
+    lines.push(
+      table(
+        ['page', ...names],
+        Object.entries(r.latency.byPage).map(([p, s]) => [p, ...names.map((n) => ms(s[n]))]),
+      ),
+    );
+    if (r.latencyPerCall) {
+      const pc = r.latencyPerCall;
+      lines.push(
+        '',
+        `capture-website default (a browser per call), simple page: ${ms(pc['capture-website'])} ms against bare-playwright ${ms(pc['bare-playwright'])} ms in the same rounds.`,
+      );
+    }
+    lines.push(
+      '',
+      'Phases Vitrine reported (p50 ms):',
+      '',
+      '```json',
+      JSON.stringify(r.latency.phases),
+      '```',
+    );
+  }
+  if (r.throughput) {
+    lines.push('', 'Throughput at concurrency 4 (three pages in turn, blocks rotated):', '');
+    lines.push(
+      table(
+        ['contender', 'per minute', 'done', 'failed', 'seconds'],
+        Object.entries(r.throughput).map(([k, v]) => [
+          k,
+          String(v.perMinute),
+          String(v.done),
+          String(v.failed),
+          String(v.seconds),
+        ]),
+      ),
+    );
+  }
+  if (r.fullPage) {
+    lines.push('', 'Long page (10,000 px), p50 / p95 ms:', '');
+    lines.push(
+      table(
+        ['capture', 'ms'],
+        Object.entries(r.fullPage).map(([k, v]) => [k, ms(v)]),
+      ),
+    );
+  }
+  if (r.composeIsolated) {
+    lines.push('', 'Compose + PNG encode in process, per mode (default look):', '');
+    lines.push(
+      table(
+        ['mode', 'dpr', 'canvas', 'MP', 'cold ms', 'warm p50 / p95 ms'],
+        r.composeIsolated.map((c) => [
+          c.mode,
+          String(c.dpr),
+          c.canvas,
+          String(c.megapixels),
+          String(c.coldMs),
+          ms(c.warm),
+        ]),
+      ),
+    );
+  }
+  if (r.memory) {
+    const mm = r.memory;
+    lines.push(
+      '',
+      `Memory: ${mm.captures} fresh raw captures at concurrency 4 in ${Math.round(mm.elapsedMs / 1000)} s (${mm.failed} failed), up to ${mm.processes} processes; idle ${mm.idleRssMb} MB RSS, peak ${mm.peakRssMb} MB RSS (${mm.peakPssMb} MB PSS), median RSS ${mm.earlyRssMb} MB over the second fifth and ${mm.lateRssMb} MB over the last fifth.`,
+    );
+  }
+  if (r.notes.length) lines.push('', ...r.notes.map((n) => `- ${n}`));
+  return lines.join('\n');
+}
+
+export function printTable(r: Results): void {
+  console.log('');
+  console.table(
+    targets(r).map((t) => ({ '#': t.id, target: t.target, reached: t.reached, verdict: t.verdict })),
+  );
+}
+
+export function writeJson(r: Results): void {
+  fs.mkdirSync(path.dirname(JSON_PATH), { recursive: true });
+  fs.writeFileSync(JSON_PATH, `${JSON.stringify({ ...r, targets: targets(r) }, null, 2)}\n`);
+  console.log(`wrote ${path.relative(ROOT, JSON_PATH)}`);
+}
+
+/** Replaces the block between the markers in docs/benchmarks.md (appends it when missing). */
+export function writeDocs(r: Results): void {
+  const block = `${START}\n${markdown(r)}\n${END}`;
+  const current = fs.existsSync(DOCS_PATH) ? fs.readFileSync(DOCS_PATH, 'utf8') : '# Benchmarks\n';
+  const from = current.indexOf(START);
+  const to = current.indexOf(END);
+  const next =
+    from >= 0 && to > from
+      ? current.slice(0, from) + block + current.slice(to + END.length)
+      : `${current.trimEnd()}\n\n${block}\n`;
+  fs.writeFileSync(DOCS_PATH, next);
+  console.log(`wrote ${path.relative(ROOT, DOCS_PATH)}`);
+}

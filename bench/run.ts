@@ -1,0 +1,166 @@
+/**
+ * `make bench`: Vitrine against bare Playwright and capture-website, side by side in one run,
+ * contenders interleaved so that load noise hits all alike (performance.md). Prints a table,
+ * writes bench/results/latest.json and, on a full run, the results in docs/benchmarks.md.
+ *
+ *   node bench/run.ts [sections]   sections: comma-separated names from SECTIONS (default all)
+ *
+ * Sizes (environment): BENCH_ROUNDS (sequential rounds, default 10), BENCH_BLOCK_SECONDS
+ * (throughput block, default 10), BENCH_DRIFT_CAPTURES and BENCH_DRIFT_SECONDS (memory run: at most 200 captures or 150 s).
+ * Benchmarks, not tests: nothing here fails on a slow figure.
+ */
+import { execFileSync } from 'node:child_process';
+import os from 'node:os';
+import path from 'node:path';
+import { startFixtureServer } from '../test/helpers/fixture-server.ts';
+import { barePlaywright, captureWebsitePerCall, captureWebsiteWarm } from './baselines.ts';
+import { benchCompose } from './compose.ts';
+import {
+  type Contenders,
+  cacheSection,
+  fullPageSection,
+  latencySection,
+  perCallSection,
+  serviceComposeSection,
+  throughputSection,
+  VIEWPORT,
+} from './in-process.ts';
+import { machineFacts, printTable, type Results, writeDocs, writeJson } from './report.ts';
+import { startVitrine } from './service.ts';
+import { measureMemory, startWithMake } from './spawned-service.ts';
+
+const SECTIONS = ['latency', 'fullpage', 'throughput', 'cache', 'compose', 'start', 'memory'] as const;
+type Section = (typeof SECTIONS)[number];
+
+const filter = process.argv[2]?.split(',').filter(Boolean) ?? [];
+const unknown = filter.filter((f) => !SECTIONS.includes(f as Section));
+if (unknown.length > 0) {
+  console.error(`unknown section(s) ${unknown.join(', ')}; known: ${SECTIONS.join(', ')}`);
+  process.exit(2);
+}
+const wanted = (s: Section) => filter.length === 0 || filter.includes(s);
+const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
+const ROUNDS = env('BENCH_ROUNDS', 10);
+const BLOCK_SECONDS = env('BENCH_BLOCK_SECONDS', 10);
+const DRIFT_CAPTURES = env('BENCH_DRIFT_CAPTURES', 200);
+const DRIFT_SECONDS = env('BENCH_DRIFT_SECONDS', 150);
+
+const startedAt = performance.now();
+const results: Results = {
+  date: new Date().toISOString(),
+  machine: machineFacts(),
+  settings: {
+    rounds: ROUNDS,
+    blockSeconds: BLOCK_SECONDS,
+    driftCaptures: DRIFT_CAPTURES,
+    viewport: VIEWPORT,
+  },
+  sections: filter.length ? filter : [...SECTIONS],
+  notes: [],
+};
+const fixtures = await startFixtureServer();
+const page = (name: string) => `${fixtures.origin}/bench/${name}.html`;
+const pages = { simple: page('simple'), heavy: page('heavy'), long: page('long') };
+console.log(`Vitrine bench on ${results.machine.nproc} cores, Chromium ${results.machine.chromium}`);
+
+try {
+  if (wanted('compose')) {
+    console.log('compose (P2), in this process');
+    results.composeIsolated = await benchCompose(Math.max(8, ROUNDS));
+    for (const c of results.composeIsolated) console.log(`  ${c.mode} dpr${c.dpr}: p50 ${c.warm.p50} ms`);
+  }
+
+  const inProcess = (['latency', 'fullpage', 'throughput', 'cache', 'compose'] as const).some(wanted);
+  if (inProcess) {
+    const vitrine = await startVitrine();
+    const c: Contenders = {
+      vitrine,
+      styled: await vitrine.hasRoute('/v1/capture'),
+      bare: await barePlaywright(VIEWPORT),
+      cwPerCall: captureWebsitePerCall(VIEWPORT),
+      cwWarm: await captureWebsiteWarm(VIEWPORT),
+    };
+    results.styledRoute = c.styled;
+    if (!c.styled) console.log('  POST /v1/capture: not available yet');
+    results.poolConcurrency = vitrine.test.config.browser.concurrency;
+    try {
+      await vitrine.post('/v1/raw', { url: pages.simple, cache_ttl: 0 }); // the pool warms up
+      if (wanted('latency')) {
+        console.log('latency (P1r, P1)');
+        results.latency = await latencySection(c, pages, ROUNDS);
+        results.latencyPerCall = await perCallSection(c, pages.simple, Math.max(3, Math.round(ROUNDS / 2)));
+      }
+      if (wanted('fullpage')) {
+        console.log('full page (P7)');
+        results.fullPage = await fullPageSection(c, pages.long, Math.max(3, Math.round(ROUNDS / 2.5)));
+      }
+      if (wanted('throughput')) {
+        console.log('throughput at concurrency 4 (P3)');
+        results.throughput = await throughputSection(c, Object.values(pages), 2, BLOCK_SECONDS);
+      }
+      if (wanted('cache')) {
+        console.log('cache and CDN (P4)');
+        await new Promise((resolve) => setTimeout(resolve, 2000)); // let the last block's work settle
+        results.cache = await cacheSection(c, pages.simple, Math.max(20, ROUNDS * 2));
+      }
+      if (wanted('compose') && c.styled) {
+        console.log('compose + encode inside the service (P2)');
+        results.composeService = await serviceComposeSection(
+          c,
+          pages.simple,
+          Math.max(6, Math.round(ROUNDS / 2)),
+        );
+      }
+    } finally {
+      await Promise.allSettled([c.bare.close(), c.cwWarm.close()]);
+      await vitrine.close();
+    }
+  }
+
+  if (wanted('start') || wanted('memory')) {
+    console.log('make start to first capture (P6)');
+    // "On an installed tree": whatever `make start` would install is installed first, untimed.
+    execFileSync('bash', [path.join(import.meta.dirname, '../scripts/install.sh')], { stdio: 'ignore' });
+    const runs: { healthyMs: number; firstCaptureMs: number }[] = [];
+    const startRuns = wanted('start') ? 3 : 1;
+    for (let i = 0; i < startRuns; i += 1) {
+      const service = await startWithMake(pages.simple);
+      runs.push({ healthyMs: service.startToHealthyMs, firstCaptureMs: service.startToFirstCaptureMs });
+      console.log(
+        `  run ${i + 1}: healthy ${service.startToHealthyMs} ms, first capture ${service.startToFirstCaptureMs} ms`,
+      );
+      const last = i === startRuns - 1;
+      if (last && wanted('memory')) {
+        console.log(`memory at concurrency 4 over ${DRIFT_CAPTURES} captures (P5)`);
+        try {
+          results.memory = await measureMemory(
+            service,
+            Object.values(pages),
+            DRIFT_CAPTURES,
+            DRIFT_SECONDS * 1000,
+          );
+          const m = results.memory;
+          console.log(`  peak RSS ${m.peakRssMb} MB (PSS ${m.peakPssMb} MB), drift ${m.driftPercent} %`);
+        } finally {
+          await service.stop();
+        }
+      } else await service.stop();
+    }
+    if (wanted('start')) results.start = runs;
+  }
+} finally {
+  await fixtures.close();
+}
+
+results.elapsedSeconds = Math.round((performance.now() - startedAt) / 1000);
+results.machine.loadAverageAfter = os.loadavg().map((l) => Math.round(l * 100) / 100);
+const peakLoad = Math.max(...results.machine.loadAverageBefore, ...results.machine.loadAverageAfter);
+if (peakLoad > results.machine.nproc) {
+  results.notes.push(
+    `The machine was shared and loaded during this run (load average up to ${peakLoad} on ${results.machine.nproc} cores): absolute times are slower than performance.md's, the ratios measured side by side are what count.`,
+  );
+}
+printTable(results);
+writeJson(results);
+if (filter.length === 0) writeDocs(results);
+else console.log('(a filtered run: docs/benchmarks.md left as it is)');

@@ -1,0 +1,177 @@
+import { z } from 'zod';
+import { composeFieldsShape } from './compose-fields.ts';
+import { idSchema, timestampSchema } from './ids.ts';
+
+export const OUTPUT_FORMATS = ['png', 'webp', 'jpg'] as const;
+export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
+
+export const BLOCK_CATEGORIES = ['ads', 'trackers', 'cookie-banners', 'chat-widgets'] as const;
+export const BLOCK_RESOURCE_TYPES = ['image', 'font', 'media', 'script', 'stylesheet'] as const;
+
+/** Limits of contract.md section 4, shared by validation and documentation. */
+export const CAPTURE_LIMITS = {
+  viewportWidth: { min: 200, max: 3840 },
+  viewportHeight: { min: 200, max: 4320 },
+  captureDpr: { min: 1, max: 3 },
+  waitForMs: { max: 30_000 },
+  selectorWaitMs: 10_000,
+  blockEntries: 50,
+  injectCssBytes: 64 * 1024,
+  fullPageMaxCssPx: 16_384,
+  outputSide: 6144,
+  cacheTtlMax: 2_592_000,
+  cacheTtlDefault: 86_400,
+} as const;
+
+const selectorString = z.string().min(1).max(1000);
+
+export const viewportSchema = z.strictObject({
+  width: z.number().int().min(CAPTURE_LIMITS.viewportWidth.min).max(CAPTURE_LIMITS.viewportWidth.max),
+  height: z.number().int().min(CAPTURE_LIMITS.viewportHeight.min).max(CAPTURE_LIMITS.viewportHeight.max),
+});
+
+/** "Target and browser" fields of interface.md 4.6. */
+export const targetFieldsShape = {
+  url: z
+    .string()
+    .min(1)
+    .max(4096)
+    .optional()
+    .meta({ description: 'http(s) URL to capture; a bare host gets https://. Required (or `site`).' }),
+  site: z.string().min(1).max(4096).optional().meta({ description: 'Alias for `url`' }),
+  project_id: idSchema('project').optional(),
+  auth_profile_id: idSchema('authProfile').optional(),
+  viewport: viewportSchema
+    .optional()
+    .meta({ description: 'CSS px; default 1440x900 (or the device viewport)' }),
+  capture_dpr: z.number().min(CAPTURE_LIMITS.captureDpr.min).max(CAPTURE_LIMITS.captureDpr.max).optional(),
+  user_agent: z.string().min(1).max(1024).optional(),
+  emulate_mobile: z.boolean().optional(),
+  emulate_touch: z.boolean().optional(),
+  wait_for: z
+    .union([z.number().int().min(0).max(CAPTURE_LIMITS.waitForMs.max), selectorString])
+    .optional()
+    .meta({
+      description: 'Milliseconds to wait after load (0-30000), or a CSS selector to wait for (max 10 s)',
+    }),
+  block: z
+    .array(z.string().min(1).max(1000))
+    .max(CAPTURE_LIMITS.blockEntries)
+    .optional()
+    .meta({
+      description: `Resource types (${BLOCK_RESOURCE_TYPES.join(', ')}), categories (${BLOCK_CATEGORIES.join(', ')}) or URL globs`,
+    }),
+  inject_css: z.string().max(CAPTURE_LIMITS.injectCssBytes).optional(),
+  dark_mode: z.boolean().optional(),
+  full_page: z.boolean().optional(),
+  hide_selectors: z.array(selectorString).max(CAPTURE_LIMITS.blockEntries).optional(),
+  element: z.string().min(1).max(500).optional(),
+  selector: selectorString.optional(),
+};
+
+export const outputSchema = z.strictObject({
+  format: z.enum(OUTPUT_FORMATS).optional(),
+  width: z.number().int().min(1).max(CAPTURE_LIMITS.outputSide).optional(),
+  height: z.number().int().min(1).max(CAPTURE_LIMITS.outputSide).optional(),
+  quality: z.number().int().min(1).max(100).optional(),
+  dpr: z.literal([1, 2, 3]).optional(),
+});
+export type OutputOptions = z.infer<typeof outputSchema>;
+
+export const deliveryFieldsShape = {
+  output: outputSchema.optional(),
+  cache_ttl: z.number().int().min(0).max(CAPTURE_LIMITS.cacheTtlMax).optional(),
+  show_resolved_params: z.boolean().optional(),
+};
+
+/** POST /v1/raw (ext): the "Target and browser" and `output` fields only. */
+export const rawCaptureRequestSchema = z.strictObject({ ...targetFieldsShape, ...deliveryFieldsShape }).meta({
+  id: 'RawCaptureRequest',
+});
+export type RawCaptureRequest = z.infer<typeof rawCaptureRequestSchema>;
+
+/** The capture result of interface.md 2.6. */
+export const captureResultSchema = z
+  .object({
+    id: idSchema('capture'),
+    url: z.string(),
+    width: z.number().int(),
+    height: z.number().int(),
+    format: z.enum(OUTPUT_FORMATS),
+    duration_ms: z.number().int(),
+    credits_used: z.number().int(),
+    cached: z.boolean(),
+    warnings: z.array(z.string()),
+    created_at: timestampSchema,
+    resolved_params: z.record(z.string(), z.unknown()),
+    ai_decisions: z.record(z.string(), z.unknown()),
+    element_resolved: z.record(z.string(), z.unknown()),
+  })
+  .meta({ id: 'CaptureResult' });
+export type CaptureResult = z.infer<typeof captureResultSchema>;
+
+/** AI assistance fields of interface.md 4.6. */
+export const aiFieldsShape = {
+  ai: z.boolean().optional(),
+  ai_style: z.boolean().optional(),
+  ai_copy: z.boolean().optional(),
+  prompt: z.string().min(1).max(1000).optional(),
+};
+
+export const asyncFieldsShape = {
+  async: z.boolean().optional().meta({ description: 'true queues a job and answers 202 with its id' }),
+  webhook_url: z
+    .string()
+    .min(1)
+    .max(2048)
+    .optional()
+    .meta({ description: 'Receives the job result (with async)' }),
+};
+
+/** POST /v1/capture: every field of interface.md 4.6. */
+export const captureRequestSchema = z
+  .strictObject({
+    ...targetFieldsShape,
+    ...composeFieldsShape,
+    ...aiFieldsShape,
+    ...deliveryFieldsShape,
+    ...asyncFieldsShape,
+  })
+  .meta({ id: 'CaptureRequest' });
+export type CaptureRequest = z.infer<typeof captureRequestSchema>;
+
+export const CAPTURE_RESPONSE_MODES = ['json', 'redirect', 'image'] as const;
+
+const queryText = z.string().max(8192);
+
+/**
+ * GET /v1/capture: the query-string shorthand (interface.md 4.5). Values stay strings here; the
+ * handler maps them onto the POST body (`site` = url, `bg` = background_preset, `width`,
+ * `height`, `format` = output.*) and validates that, so errors name the same fields.
+ */
+export const captureQuerySchema = z.strictObject({
+  site: queryText.optional(),
+  url: queryText.optional(),
+  device: queryText.optional(),
+  bg: queryText.optional(),
+  background_preset: queryText.optional(),
+  shadow: queryText.optional(),
+  aspect_ratio: queryText.optional(),
+  selector: queryText.optional(),
+  element: queryText.optional(),
+  format: queryText.optional(),
+  width: queryText.optional(),
+  height: queryText.optional(),
+  project_id: queryText.optional(),
+  expires: queryText.optional().meta({ description: 'Signed URLs: unix seconds' }),
+  signature: queryText.optional().meta({ description: 'Signed URLs: lowercase hex HMAC-SHA256' }),
+  payload: queryText
+    .optional()
+    .meta({ description: 'base64url JSON of a POST body; query fields override it' }),
+  response: z.enum(CAPTURE_RESPONSE_MODES).optional().meta({
+    description:
+      '`json` (default, 201), `redirect` (302 to the image), `image` (200 with the bytes, for <img src>)',
+  }),
+  api_key: queryText.optional(),
+});
+export type CaptureQuery = z.infer<typeof captureQuerySchema>;

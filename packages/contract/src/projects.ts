@@ -1,0 +1,83 @@
+import { z } from 'zod';
+import { idSchema, timestampSchema } from './ids.ts';
+
+export const BRAND_STATUSES = ['none', 'pending', 'processing', 'completed', 'failed', 'skipped'] as const;
+export type BrandStatus = (typeof BRAND_STATUSES)[number];
+
+/** Extracted brand data (contract.md section 9). */
+export const brandSchema = z
+  .object({
+    name: z.string().nullable(),
+    description: z.string().nullable(),
+    logo_url: z.string().nullable(),
+    icon_url: z.string().nullable(),
+    og_image_url: z.string().nullable(),
+    colors: z.object({
+      primary: z.string().nullable(),
+      secondary: z.string().nullable(),
+      accent: z.string().nullable(),
+      background: z.string().nullable(),
+      text: z.string().nullable(),
+      palette: z.array(z.string()),
+    }),
+    fonts: z.object({ heading: z.string().nullable(), body: z.string().nullable() }),
+    dark_mode: z.boolean().nullable(),
+    source_url: z.string().nullable(),
+    extracted_at: z.string().nullable(),
+  })
+  .meta({ id: 'Brand' });
+export type Brand = z.infer<typeof brandSchema>;
+
+export const projectSchema = z
+  .object({
+    id: idSchema('project'),
+    name: z.string(),
+    domain: z.string().nullable(),
+    brand: brandSchema.nullable(),
+    brand_status: z.enum(BRAND_STATUSES),
+    brand_error: z.string().nullable(),
+    is_default: z.boolean(),
+    created_at: timestampSchema,
+    updated_at: timestampSchema,
+  })
+  .meta({ id: 'Project' });
+export type Project = z.infer<typeof projectSchema>;
+
+const projectName = z.string().trim().min(1).max(200);
+const projectDomain = z
+  .string()
+  .max(253)
+  .meta({ description: 'A host name or URL; stored as its lowercase host (e.g. `example.com`)' });
+
+export const createProjectBodySchema = z.strictObject({
+  name: projectName.optional(),
+  domain: projectDomain.optional(),
+  make_default: z.boolean().optional(),
+  start_brand_extract: z.boolean().default(true),
+});
+export type CreateProjectBody = z.infer<typeof createProjectBodySchema>;
+
+export const updateProjectBodySchema = z.strictObject({
+  name: projectName.optional(),
+  domain: projectDomain.nullable().optional(),
+});
+export type UpdateProjectBody = z.infer<typeof updateProjectBodySchema>;
+
+export const projectIdParamsSchema = z.strictObject({ id: idSchema('project') });
+
+export const projectResponseSchema = z.object({ project: projectSchema });
+export const createProjectResponseSchema = z.object({
+  project: projectSchema,
+  signing_secret: z.string().meta({ description: 'Shown once; signs GET URLs and webhooks' }),
+});
+export const projectListResponseSchema = z.object({ projects: z.array(projectSchema) });
+export const successResponseSchema = z.object({ success: z.boolean() });
+export const brandStatusResponseSchema = z.object({
+  project: projectSchema,
+  status: z.enum(BRAND_STATUSES),
+  brand: brandSchema.nullable(),
+});
+export const rotateSigningSecretResponseSchema = z.object({
+  signing_secret: z.string(),
+  previous_secret_expires_at: timestampSchema.nullable(),
+});

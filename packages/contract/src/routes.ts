@@ -1,0 +1,254 @@
+import type { z } from 'zod';
+import { BACKGROUND_ROUTES } from './backgrounds.ts';
+import {
+  captureQuerySchema,
+  captureRequestSchema,
+  captureResultSchema,
+  rawCaptureRequestSchema,
+} from './capture.ts';
+import type { ErrorCode } from './errors.ts';
+import { jobAcceptedSchema, jobParamsSchema, jobSchema } from './jobs.ts';
+import {
+  brandStatusResponseSchema,
+  createProjectBodySchema,
+  createProjectResponseSchema,
+  projectIdParamsSchema,
+  projectListResponseSchema,
+  projectResponseSchema,
+  rotateSigningSecretResponseSchema,
+  successResponseSchema,
+  updateProjectBodySchema,
+} from './projects.ts';
+import type { Scope } from './scopes.ts';
+import { usageResponseSchema } from './usage.ts';
+
+/** Who may call a route: a key with this scope, or anyone (`public`). */
+export type RouteAccess =
+  | {
+      kind: 'scope';
+      scope: Scope;
+      /** Also callable without a key through a signed URL (contract.md section 4). */
+      signedUrl?: boolean;
+    }
+  | { kind: 'public' };
+
+/** Which rate-limit bucket a route counts against (contract.md section 3). */
+export type RateLimitBucket = 'capture' | 'default' | 'device_code' | 'none';
+
+export interface RouteDefinition {
+  operationId: string;
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  path: string;
+  summary: string;
+  tag: string;
+  access: RouteAccess;
+  rateLimit: RateLimitBucket;
+  params?: z.ZodType;
+  query?: z.ZodType;
+  body?: z.ZodType;
+  /** Success status and body schema. */
+  success: { status: number; schema: z.ZodType; description: string };
+  /** Other success answers (e.g. 202 when a capture is queued). */
+  alternatives?: readonly { status: number; schema: z.ZodType; description: string }[];
+  /** Error codes this route can answer with, besides the ones every route shares. */
+  errors: readonly ErrorCode[];
+}
+
+const scope = <S extends Scope>(s: S) => ({ kind: 'scope', scope: s }) as const;
+
+/** Codes any authenticated route can answer with. */
+export const AUTHENTICATED_ROUTE_ERRORS: readonly ErrorCode[] = [
+  'unauthorized',
+  'forbidden_scope',
+  'rate_limited',
+  'internal_error',
+];
+
+function defineRoutes<const T extends Record<string, RouteDefinition>>(routes: T): T {
+  return routes;
+}
+
+/**
+ * Every route of the API. The server registers a handler for each entry (and fails at start if
+ * one is missing); the OpenAPI document and the CLI read the same table.
+ */
+const CAPTURE_ERRORS = [
+  'invalid_params',
+  'invalid_json',
+  'payload_too_large',
+  'auth_profile_mismatch',
+  'insufficient_credits',
+  'target_not_allowed',
+  'not_found',
+  'capture_failed',
+  'overloaded',
+] as const satisfies readonly ErrorCode[];
+
+export const ROUTES = defineRoutes({
+  ...BACKGROUND_ROUTES,
+  createCapture: {
+    operationId: 'createCapture',
+    method: 'POST',
+    path: '/v1/capture',
+    summary: 'Capture a page, compose the styling around it, store the image and return its URL',
+    tag: 'Capture',
+    access: scope('capture'),
+    rateLimit: 'capture',
+    body: captureRequestSchema,
+    success: { status: 201, schema: captureResultSchema, description: 'The capture result' },
+    alternatives: [{ status: 202, schema: jobAcceptedSchema, description: 'Queued (`async: true`)' }],
+    errors: CAPTURE_ERRORS,
+  },
+  getJob: {
+    operationId: 'getJob',
+    method: 'GET',
+    path: '/v1/jobs/:id',
+    summary: 'An asynchronous capture job: its status, result or error, and webhook delivery status',
+    tag: 'Capture',
+    access: scope('jobs'),
+    rateLimit: 'default',
+    params: jobParamsSchema,
+    success: { status: 200, schema: jobSchema, description: 'The job' },
+    errors: ['invalid_params', 'not_found'],
+  },
+  getCapture: {
+    operationId: 'getCapture',
+    method: 'GET',
+    path: '/v1/capture',
+    summary: 'Query-string capture: bearer or api_key, or a signed URL (project_id, expires, signature)',
+    tag: 'Capture',
+    access: { kind: 'scope', scope: 'capture', signedUrl: true },
+    rateLimit: 'capture',
+    query: captureQuerySchema,
+    success: { status: 201, schema: captureResultSchema, description: 'The capture result (response=json)' },
+    errors: [...CAPTURE_ERRORS, 'signature_invalid', 'signature_expired'],
+  },
+  createRawCapture: {
+    operationId: 'createRawCapture',
+    method: 'POST',
+    path: '/v1/raw',
+    summary: 'Capture a page without styling: the screenshot alone, stored, with its URL',
+    tag: 'Capture',
+    access: scope('raw'),
+    rateLimit: 'capture',
+    body: rawCaptureRequestSchema,
+    success: { status: 201, schema: captureResultSchema, description: 'The capture result' },
+    errors: [
+      'invalid_params',
+      'invalid_json',
+      'payload_too_large',
+      'insufficient_credits',
+      'target_not_allowed',
+      'capture_failed',
+      'overloaded',
+    ],
+  },
+  createProject: {
+    operationId: 'createProject',
+    method: 'POST',
+    path: '/v1/projects',
+    summary: 'Create a project (returns its signing secret once)',
+    tag: 'Projects',
+    access: scope('projects'),
+    rateLimit: 'default',
+    body: createProjectBodySchema,
+    success: { status: 201, schema: createProjectResponseSchema, description: 'The new project' },
+    errors: ['invalid_params', 'invalid_json', 'payload_too_large', 'conflict'],
+  },
+  listProjects: {
+    operationId: 'listProjects',
+    method: 'GET',
+    path: '/v1/projects',
+    summary: "List the account's projects",
+    tag: 'Projects',
+    access: scope('projects'),
+    rateLimit: 'default',
+    success: { status: 200, schema: projectListResponseSchema, description: 'All projects, oldest first' },
+    errors: [],
+  },
+  ensureDefaultProject: {
+    operationId: 'ensureDefaultProject',
+    method: 'POST',
+    path: '/v1/projects/ensure-default',
+    summary: 'Return the default project, creating "Default project" if there is none',
+    tag: 'Projects',
+    access: scope('projects'),
+    rateLimit: 'default',
+    success: { status: 200, schema: projectResponseSchema, description: 'The default project' },
+    errors: [],
+  },
+  getProject: {
+    operationId: 'getProject',
+    method: 'GET',
+    path: '/v1/projects/:id',
+    summary: 'Read a project',
+    tag: 'Projects',
+    access: scope('projects'),
+    rateLimit: 'default',
+    params: projectIdParamsSchema,
+    success: { status: 200, schema: projectResponseSchema, description: 'The project' },
+    errors: ['not_found', 'invalid_params'],
+  },
+  updateProject: {
+    operationId: 'updateProject',
+    method: 'PATCH',
+    path: '/v1/projects/:id',
+    summary: "Change a project's name or domain",
+    tag: 'Projects',
+    access: scope('projects'),
+    rateLimit: 'default',
+    params: projectIdParamsSchema,
+    body: updateProjectBodySchema,
+    success: { status: 200, schema: projectResponseSchema, description: 'The updated project' },
+    errors: ['invalid_params', 'invalid_json', 'payload_too_large', 'not_found', 'conflict'],
+  },
+  makeProjectDefault: {
+    operationId: 'makeProjectDefault',
+    method: 'POST',
+    path: '/v1/projects/:id/default',
+    summary: 'Make a project the default project',
+    tag: 'Projects',
+    access: scope('projects'),
+    rateLimit: 'default',
+    params: projectIdParamsSchema,
+    success: { status: 200, schema: successResponseSchema, description: 'Done' },
+    errors: ['not_found', 'invalid_params'],
+  },
+  getProjectBrandStatus: {
+    operationId: 'getProjectBrandStatus',
+    method: 'GET',
+    path: '/v1/projects/:id/brand/status',
+    summary: "A project's brand extraction status and brand data",
+    tag: 'Projects',
+    access: scope('projects'),
+    rateLimit: 'default',
+    params: projectIdParamsSchema,
+    success: { status: 200, schema: brandStatusResponseSchema, description: 'Status and brand' },
+    errors: ['not_found', 'invalid_params'],
+  },
+  rotateProjectSigningSecret: {
+    operationId: 'rotateProjectSigningSecret',
+    method: 'POST',
+    path: '/v1/projects/:id/signing-secret/rotate',
+    summary: 'Issue a new signing secret; the previous one stays valid for 24 hours',
+    tag: 'Projects',
+    access: scope('projects'),
+    rateLimit: 'default',
+    params: projectIdParamsSchema,
+    success: { status: 200, schema: rotateSigningSecretResponseSchema, description: 'The new secret' },
+    errors: ['not_found', 'invalid_params'],
+  },
+  getUsage: {
+    operationId: 'getUsage',
+    method: 'GET',
+    path: '/v1/usage',
+    summary: 'Credits remaining and usage over the last 30 days',
+    tag: 'Account',
+    access: scope('usage'),
+    rateLimit: 'default',
+    success: { status: 200, schema: usageResponseSchema, description: 'Usage' },
+    errors: [],
+  },
+});
+
+export type RouteId = keyof typeof ROUTES;

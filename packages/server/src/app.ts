@@ -1,0 +1,340 @@
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import { Redis } from 'ioredis';
+import { sql } from 'kysely';
+import { Histogram } from 'prom-client';
+import serverPackage from '../package.json' with { type: 'json' };
+import { type Accounts, createAccounts } from './auth/accounts.ts';
+import { createAuthenticator } from './auth/authenticate.ts';
+import { createSignedUrlVerifier } from './auth/signed-url.ts';
+import { BACKGROUND_CATALOGUE } from './backgrounds/catalogue.ts';
+import { createBackgroundRenderCache } from './backgrounds/render-cache.ts';
+import { type Credits, createCredits } from './billing/credits.ts';
+import { createBlockListsLoader } from './capture/block-lists.ts';
+import { type BrowserPool, createBrowserPool } from './capture/browser-pool.ts';
+import { type Clock, systemClock } from './clock.ts';
+import { renderInBrowser } from './compose/renderers/browser.ts';
+import { loadBrowserFonts } from './compose/renderers/browser-fonts.ts';
+import { loadFontCatalogue } from './compose/renderers/font-catalogue.ts';
+import { createComposeCache } from './compose/renderers/raster.ts';
+import type { Config } from './config/load-config.ts';
+import { createApiKeysRepository } from './db/api-keys-repository.ts';
+import { createCapturesRepository } from './db/captures-repository.ts';
+import { createCreditLedgerRepository } from './db/credit-ledger-repository.ts';
+import { type OpenedDatabase, openDatabase } from './db/open-database.ts';
+import { createProjectsRepository } from './db/projects-repository.ts';
+import { createUsersRepository } from './db/users-repository.ts';
+import { configureSharp } from './encode/configure-sharp.ts';
+import { decodeToRaw } from './encode/decode-image.ts';
+import { buildHttpServer, closeHttpServer } from './http/build-http-server.ts';
+import { registerCdnRoutes } from './http/cdn-routes.ts';
+import { createMetrics } from './http/metrics.ts';
+import { createRateLimiter } from './http/rate-limiter.ts';
+import { createRequestGuard } from './http/request-guard.ts';
+import { backgroundHandlers, registerBackgroundAssetRoutes } from './http/routes/backgrounds.ts';
+import { captureHandlers } from './http/routes/capture.ts';
+import { projectHandlers, usageHandlers } from './http/routes/projects.ts';
+import { rawCaptureHandlers } from './http/routes/raw-capture.ts';
+import {
+  captureQueueSettings,
+  createJobRuntime,
+  type JobRuntime,
+  webhookQueueSettings,
+} from './jobs/job-runtime.ts';
+import { createWebhookSecretLookup } from './jobs/webhook-secret.ts';
+import { createLogger } from './logger.ts';
+import { CHROMIUM_EGRESS_CONTEXT_OPTIONS, chromiumEgressLaunchOptions } from './netpolicy/chromium-egress.ts';
+import { type EgressProxy, startEgressProxy } from './netpolicy/egress-proxy.ts';
+import { createGuardedFetch } from './netpolicy/guarded-fetch.ts';
+import { createTargetPolicy, type Resolver } from './netpolicy/target-policy.ts';
+import { createProjectService, type ProjectService } from './projects/project-service.ts';
+import { createBullmqJobQueue } from './queue/bullmq-job-queue.ts';
+import { createEmbeddedJobQueue } from './queue/embedded-job-queue.ts';
+import type { JobQueue, JobQueueSettings } from './queue/job-queue.ts';
+import { createBackgroundImages } from './render/background-images.ts';
+import { rasterRenderer, type SceneRenderer } from './render/compose-step.ts';
+import { createRenderService } from './render/render-service.ts';
+import { createRenderStages } from './render/render-stages.ts';
+import { DEFAULT_CAPTURE_PRICES, resolveCapture } from './render/resolve-capture.ts';
+import { targetUrlOf } from './render/resolve-target.ts';
+import { loadMasterKey } from './secrets/master-key.ts';
+import { createSealedBox } from './secrets/sealed-box.ts';
+import type { BlobStore } from './storage/blob-store.ts';
+import { createCachedBlobStore } from './storage/cached-blob-store.ts';
+import { createLocalBlobStore } from './storage/local-blob-store.ts';
+import { createS3BlobStore } from './storage/s3-blob-store.ts';
+import { registerBackgroundsPage } from './web/backgrounds-page.ts';
+
+export const VERSION = serverPackage.version;
+
+/** How long in-flight requests may run on when the service stops. */
+const SHUTDOWN_GRACE_MS = 10_000;
+
+/** Credits per unstyled capture (contract.md section 3). */
+const RAW_CAPTURE_COST = 1;
+
+export interface AppOptions {
+  clock?: Clock;
+  /** PostgreSQL schema to isolate this app's tables in (tests). */
+  databaseSchema?: string;
+  logger?: FastifyBaseLogger;
+  /** DNS for the network policy; tests script it to simulate rebinding. */
+  resolver?: Resolver;
+  /**
+   * `api` answers requests (sync captures included) but consumes no queued jobs; `worker`
+   * consumes jobs and webhooks; `all` (default) does both. Every role serves the whole API, so
+   * any process can answer any job's status and image.
+   */
+  role?: ProcessRole;
+}
+
+export type ProcessRole = 'api' | 'worker' | 'all';
+
+export interface Services {
+  accounts: Accounts;
+  credits: Credits;
+  projects: ProjectService;
+}
+
+export interface App {
+  http: FastifyInstance;
+  services: Services;
+  database: OpenedDatabase;
+  browserPool: BrowserPool;
+  egressProxy: EgressProxy;
+  jobs: JobRuntime;
+  /** Launches Chromium and prepares the first page, so the first capture is fast. */
+  warmUp(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Database, secrets and the account services: what both the server and the admin commands use. */
+export async function openCore(config: Config, options: AppOptions = {}) {
+  const clock = options.clock ?? systemClock;
+  const database = await openDatabase(config.database, { schema: options.databaseSchema });
+  const sealedBox = createSealedBox(loadMasterKey(config.secrets.secretKey, config.server.dataDir));
+  const users = createUsersRepository(database.db);
+  const apiKeys = createApiKeysRepository(database.db);
+  const services: Services = {
+    accounts: createAccounts({
+      users,
+      apiKeys,
+      clock,
+      defaultMonthlyCredits: config.credits.defaultMonthlyCredits,
+    }),
+    credits: createCredits({ ledger: createCreditLedgerRepository(database.db), clock }),
+    projects: createProjectService({ projects: createProjectsRepository(database.db), sealedBox, clock }),
+  };
+  return { clock, database, services, apiKeys };
+}
+
+function openBlobStore(config: Config): BlobStore {
+  const store =
+    config.storage.kind === 'local'
+      ? createLocalBlobStore({ root: config.storage.root })
+      : createS3BlobStore(config.storage);
+  // Render blobs never change once written, so a bounded memory cache in front is safe (CDN, P4).
+  return createCachedBlobStore(store);
+}
+
+/**
+ * The composition root: the only place that picks concrete adapters (SQLite or PostgreSQL,
+ * memory or Redis, local disk or S3) and wires them into the HTTP server.
+ */
+export async function createApp(config: Config, options: AppOptions = {}): Promise<App> {
+  const core = await openCore(config, options);
+  const logger = options.logger ?? createLogger(config.server.logLevel);
+  configureSharp();
+  const redis = config.redisUrl
+    ? new Redis(config.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1 })
+    : undefined;
+  const metrics = createMetrics();
+  const blobStore = openBlobStore(config);
+
+  const policy = createTargetPolicy({ ...config.network, resolver: options.resolver });
+  const guardedFetch = createGuardedFetch(policy);
+  const egressProxy = await startEgressProxy({ policy, logger: logger.child({ component: 'egress' }) });
+  const egress = chromiumEgressLaunchOptions(egressProxy.url);
+  const browserPool = createBrowserPool({
+    executablePath: config.browser.chromiumPath,
+    concurrency: config.browser.concurrency,
+    queueLimit: config.browser.queueLimit,
+    recycleAfter: config.browser.recycleAfter,
+    captureTimeoutMs: config.browser.captureTimeoutMs,
+    args: egress.args,
+    proxy: egress.proxy,
+    contextOptions: CHROMIUM_EGRESS_CONTEXT_OPTIONS,
+  });
+  const renderPhases = new Histogram({
+    name: 'vitrine_render_phase_seconds',
+    help: 'Time per render phase (context, navigation, waits, capture, compose, encode, store)',
+    labelNames: ['kind', 'phase'] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+    registers: [metrics.registry],
+  });
+  const renders = createRenderService({
+    captures: createCapturesRepository(core.database.db),
+    credits: core.services.credits,
+    stages: createRenderStages({
+      pool: browserPool,
+      captureSettings: {
+        navigationTimeoutMs: config.browser.navigationTimeoutMs,
+        blockLists: createBlockListsLoader(),
+      },
+      blobStore,
+    }),
+    clock: core.clock,
+    publicUrl: config.server.publicUrl,
+    deadlineMs: config.browser.captureTimeoutMs,
+    onRendered: ({ kind, timings, durationMs }) => {
+      for (const [phase, ms] of Object.entries(timings)) renderPhases.observe({ kind, phase }, ms / 1000);
+      logger.info({ render: kind, duration_ms: durationMs, phases_ms: timings }, 'render finished');
+    },
+  });
+
+  // Rendered background variants live in the blob store, so every process shares them.
+  const backgroundRenders = createBackgroundRenderCache({
+    store: {
+      get: (key) => blobStore.get(key),
+      put: async (key, data, contentType) => void (await blobStore.put(key, data, { contentType })),
+    },
+  });
+  const [fonts, browserFonts] = await Promise.all([loadFontCatalogue(), loadBrowserFonts()]);
+  const composeCache = createComposeCache();
+  const compose = {
+    fonts,
+    cache: composeCache,
+    decode: decodeToRaw,
+    backgroundImages: createBackgroundImages({
+      catalogue: BACKGROUND_CATALOGUE,
+      renders: backgroundRenders,
+      guardedFetch,
+    }),
+    renderers: {
+      satori: rasterRenderer({ fonts, cache: composeCache }),
+      // Browser mode draws the same scene on a pooled Chromium page (JavaScript off, strict CSP).
+      browser: ((scene, screenshot, _signal, backgroundImage) =>
+        renderInBrowser(scene, screenshot, {
+          withPage: (fn) => browserPool.run((lease) => fn(lease.page, lease.cdp)),
+          fonts: browserFonts,
+          ...(backgroundImage ? { backgroundImage } : {}),
+        })) satisfies SceneRenderer,
+    },
+  };
+  const projectsRepository = createProjectsRepository(core.database.db);
+
+  // Durable queues: BullMQ when Redis is configured (several processes), else the jobs table.
+  const openQueue = <T>(name: string, settings: JobQueueSettings): JobQueue<T> =>
+    config.redisUrl
+      ? createBullmqJobQueue<T>({ ...settings, redisUrl: config.redisUrl, prefix: config.redisPrefix, name })
+      : createEmbeddedJobQueue<T>({
+          ...settings,
+          db: core.database.db,
+          engine: core.database.engine,
+          name,
+          clock: core.clock,
+        });
+  const jobs = createJobRuntime({
+    config,
+    db: core.database.db,
+    clock: core.clock,
+    captureQueue: openQueue('captures', captureQueueSettings(config)),
+    webhookQueue: openQueue('webhooks', webhookQueueSettings(config)),
+    credits: core.services.credits,
+    render: async (input, signal) => {
+      const { url } = await policy.checkUrl(targetUrlOf(input.request));
+      const request = resolveCapture(input.request, url.href, input.principal, {
+        compose,
+        prices: DEFAULT_CAPTURE_PRICES,
+      });
+      return renders.render(
+        { ...request, reservation: input.reservation, captureId: input.captureId },
+        signal,
+      );
+    },
+    guardedFetch,
+    signingSecret: createWebhookSecretLookup({
+      findProject: (id) => projectsRepository.findAnyById(id),
+      findDefault: (userId) => projectsRepository.findDefault(userId),
+      ensureDefault: (userId) => core.services.projects.ensureDefault(userId),
+      validSigningSecrets: (row) => core.services.projects.validSigningSecrets(row),
+    }),
+    userAgent: `Vitrine/${VERSION}`,
+    onError: (error, context) => logger.warn({ err: error, context }, 'job error'),
+  });
+
+  const rateLimiter = createRateLimiter(
+    {
+      capturePerMinute: config.limits.rateLimitCapturePerMinute,
+      defaultPerMinute: config.limits.rateLimitDefaultPerMinute,
+      deviceCodePerMinute: config.limits.rateLimitDeviceCodePerMinute,
+    },
+    redis,
+    config.redisPrefix,
+  );
+  const http = await buildHttpServer({
+    logger,
+    bodyLimitBytes: config.limits.bodyLimitBytes,
+    requestTimeoutMs: config.limits.requestTimeoutMs,
+    trustProxy: config.server.trustProxy,
+    publicUrl: config.server.publicUrl,
+    version: VERSION,
+    metrics,
+    guard: createRequestGuard({
+      authenticator: createAuthenticator({ apiKeys: core.apiKeys, clock: core.clock }),
+      rateLimiter,
+      verifySignedUrl: createSignedUrlVerifier({
+        findProject: (id) => projectsRepository.findAnyById(id),
+        validSecrets: (project) => core.services.projects.validSigningSecrets(project),
+        clock: core.clock,
+        maxTtlSeconds: config.limits.signedUrlMaxTtlSeconds,
+      }),
+    }),
+    handlers: {
+      ...backgroundHandlers(BACKGROUND_CATALOGUE, config.server.publicUrl),
+      ...projectHandlers(core.services.projects),
+      ...usageHandlers(core.services.credits),
+      ...rawCaptureHandlers({ renders, targets: policy, cost: RAW_CAPTURE_COST }),
+      ...captureHandlers({
+        renders,
+        credits: core.services.credits,
+        jobs: jobs.service,
+        targets: policy,
+        compose,
+        prices: DEFAULT_CAPTURE_PRICES,
+        blobStore,
+      }),
+    },
+    readinessChecks: {
+      database: async () => {
+        await sql`select 1`.execute(core.database.db);
+      },
+      ...(redis ? { redis: async () => void (await redis.ping()) } : {}),
+    },
+  });
+  registerCdnRoutes(http, { blobStore });
+  registerBackgroundAssetRoutes(http, { catalogue: BACKGROUND_CATALOGUE, cache: backgroundRenders });
+  registerBackgroundsPage(http, { catalogue: BACKGROUND_CATALOGUE });
+  await jobs.start({ consume: (options.role ?? 'all') !== 'api' });
+
+  return {
+    http,
+    services: core.services,
+    database: core.database,
+    browserPool,
+    egressProxy,
+    jobs,
+    warmUp: () => browserPool.run(async () => undefined),
+    async close() {
+      try {
+        await closeHttpServer(http, SHUTDOWN_GRACE_MS);
+        await jobs.close();
+        await browserPool.close();
+      } finally {
+        await egressProxy.close();
+        redis?.disconnect();
+        await blobStore.close();
+        await core.database.close();
+      }
+    },
+  };
+}

@@ -1,0 +1,214 @@
+import { CAPTURE_LIMITS } from '@vitrine/contract';
+import type { CDPSession } from 'playwright-core';
+import { AppError } from '../errors/app-error.ts';
+import { sleep } from './abort-race.ts';
+import type { BlockLists } from './block-lists.ts';
+import type { BrowserPool, PageLease, RunOptions } from './browser-pool.ts';
+import { captureFailed, navigationError, renderFailed } from './capture-errors.ts';
+import type { PageCapture, PageCaptureOptions } from './page-capture-options.ts';
+import {
+  addStylesheet,
+  awaitFonts,
+  captureStylesheet,
+  elementBox,
+  freezeAnimations,
+  scrollThroughPage,
+} from './page-stabilisation.ts';
+import { installRequestBlocking, parseBlockEntries } from './request-blocking.ts';
+
+/** Service-wide settings of the recipe (config/browser-section.ts and start-up state). */
+export interface PageCaptureSettings {
+  navigationTimeoutMs: number;
+  /** The lists behind block categories; required only when a request names a category. */
+  blockLists?: () => Promise<BlockLists>;
+  /** Longest wait for a `wait_for` selector; default 10 s (contract). */
+  selectorWaitMs?: number;
+  /** Longest wait for web fonts; default 5 s. */
+  fontWaitMs?: number;
+  /** Longest wait for images still loading after the full-page scroll; default 3 s. */
+  lazyImageWaitMs?: number;
+  /** Largest capture in device pixels (width x height); default 64 MP. */
+  maxCapturePixels?: number;
+}
+
+interface Clip {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+/** Applies viewport, DPR, mobile, touch, user agent and colour scheme to a prepared page through CDP. */
+export async function emulate(cdp: CDPSession, options: PageCaptureOptions): Promise<void> {
+  const { width, height } = options.viewport;
+  await Promise.all([
+    cdp.send('Emulation.setDeviceMetricsOverride', {
+      width,
+      height,
+      deviceScaleFactor: options.deviceScaleFactor,
+      mobile: options.isMobile,
+      screenWidth: width,
+      screenHeight: height,
+    }),
+    cdp.send('Emulation.setTouchEmulationEnabled', {
+      enabled: options.hasTouch,
+      ...(options.hasTouch ? { maxTouchPoints: 5 } : {}),
+    }),
+    cdp.send('Emulation.setEmulatedMedia', {
+      media: 'screen',
+      features: [{ name: 'prefers-color-scheme', value: options.darkMode ? 'dark' : 'light' }],
+    }),
+    options.userAgent === undefined
+      ? Promise.resolve()
+      : cdp.send('Emulation.setUserAgentOverride', { userAgent: options.userAgent }),
+  ]);
+}
+
+/** Width and height from a PNG's IHDR chunk. */
+export function pngSize(png: Buffer): { width: number; height: number } {
+  return { width: png.readUInt32BE(16), height: png.readUInt32BE(20) };
+}
+
+async function waitForTarget(lease: PageLease, options: PageCaptureOptions, selectorWaitMs: number) {
+  if (typeof options.waitFor === 'number') {
+    if (options.waitFor > 0) await sleep(options.waitFor, lease.signal);
+    return;
+  }
+  if (typeof options.waitFor !== 'string') return;
+  try {
+    await lease.page.waitForSelector(options.waitFor, { state: 'visible', timeout: selectorWaitMs });
+  } catch (error) {
+    if (lease.signal.aborted) throw lease.signal.reason;
+    throw captureFailed(
+      'selector_not_found',
+      `wait_for: no visible element matched "${options.waitFor}" within ${selectorWaitMs} ms`,
+      { cause: error },
+    );
+  }
+}
+
+async function selectorClip(lease: PageLease, selector: string): Promise<Clip> {
+  const box = await elementBox(lease.page, selector);
+  if (box.found) return { x: box.x, y: box.y, width: box.width, height: box.height };
+  const why = {
+    missing: 'no element matched',
+    invalid: 'is not a valid CSS selector',
+    empty: 'the element has no visible box',
+  };
+  throw captureFailed('selector_not_found', `selector "${selector}": ${why[box.why]}`);
+}
+
+/**
+ * The recipe for a stable screenshot of one page (contract.md 4): emulation, blocking, `load`,
+ * the requested wait, fonts, injected and hiding CSS, frozen animations, lazy content for a full
+ * page; then one CDP `Page.captureScreenshot` with `optimizeForSpeed` (PNG, decoded and encoded
+ * once downstream). Timings per phase: context, navigation, waits, capture.
+ */
+export async function capturePage(
+  lease: PageLease,
+  options: PageCaptureOptions,
+  settings: PageCaptureSettings,
+): Promise<PageCapture> {
+  const { page, cdp, signal } = lease;
+  const timings: Record<string, number> = {};
+  const warnings: string[] = [];
+  let mark = performance.now();
+  const phase = (name: string) => {
+    const now = performance.now();
+    timings[name] = Math.round((timings[name] ?? 0) + now - mark);
+    mark = now;
+  };
+  timings.context = Math.round(lease.contextMs);
+
+  const rules = parseBlockEntries(options.block);
+  const lists = rules.categories.size > 0 ? await settings.blockLists?.() : undefined;
+  if (rules.categories.size > 0 && !lists) {
+    throw new AppError('internal_error', 'Block lists are not configured');
+  }
+  await Promise.all([emulate(cdp, options), installRequestBlocking(page, rules, lists)]).catch(
+    (error: unknown) => {
+      throw renderFailed(error);
+    },
+  );
+  phase('context');
+
+  try {
+    await page.goto(options.url, { waitUntil: 'load', timeout: settings.navigationTimeoutMs });
+  } catch (error) {
+    if (signal.aborted) throw signal.reason;
+    throw navigationError(error, settings.navigationTimeoutMs);
+  }
+  const finalUrl = page.url();
+  phase('navigation');
+
+  try {
+    await waitForTarget(lease, options, settings.selectorWaitMs ?? CAPTURE_LIMITS.selectorWaitMs);
+    await awaitFonts(page, settings.fontWaitMs ?? 5000);
+    const maxCss = CAPTURE_LIMITS.fullPageMaxCssPx;
+    let pageHeight = 0;
+    if (options.fullPage)
+      pageHeight = await scrollThroughPage(page, maxCss, settings.lazyImageWaitMs ?? 3000);
+    const removeSelectors =
+      rules.categories.has('cookie-banners') && lists ? lists.cookieBannerSelectors : [];
+    await addStylesheet(
+      page,
+      captureStylesheet({
+        injectCss: options.injectCss,
+        hideSelectors: options.hideSelectors,
+        removeSelectors,
+      }),
+    );
+    await awaitFonts(page, settings.fontWaitMs ?? 5000);
+    await freezeAnimations(page);
+    phase('waits');
+
+    let clip: Clip | undefined;
+    if (options.selector !== undefined) {
+      clip = await selectorClip(lease, options.selector);
+    } else if (options.fullPage) {
+      clip = {
+        x: 0,
+        y: 0,
+        width: options.viewport.width,
+        height: Math.max(pageHeight, options.viewport.height),
+      };
+    }
+    if (clip && clip.height > maxCss) {
+      warnings.push(`Full page height cut at ${maxCss} px (the page is ${Math.round(clip.height)} px tall)`);
+      clip.height = maxCss;
+    }
+    const cssWidth = clip?.width ?? options.viewport.width;
+    const cssHeight = clip?.height ?? options.viewport.height;
+    const devicePixels = cssWidth * cssHeight * options.deviceScaleFactor ** 2;
+    const maxPixels = settings.maxCapturePixels ?? 64_000_000;
+    if (devicePixels > maxPixels) {
+      throw captureFailed(
+        'too_large',
+        `The capture would be ${Math.round(devicePixels / 1e6)} megapixels; the limit is ${Math.round(maxPixels / 1e6)}`,
+      );
+    }
+    const shot = (await cdp.send('Page.captureScreenshot', {
+      format: 'png',
+      optimizeForSpeed: true,
+      captureBeyondViewport: clip !== undefined,
+      ...(clip ? { clip: { ...clip, scale: 1 } } : {}),
+    })) as { data: string };
+    const png = Buffer.from(shot.data, 'base64');
+    phase('capture');
+    const title = await page.title().catch(() => '');
+    return { png, ...pngSize(png), warnings, timings, finalUrl, title };
+  } catch (error) {
+    if (signal.aborted) throw signal.reason;
+    throw renderFailed(error);
+  }
+}
+
+/** Runs `capturePage` on a pooled page: the one call the render pipeline needs. */
+export function capture(
+  pool: BrowserPool,
+  options: PageCaptureOptions,
+  settings: PageCaptureSettings,
+  runOptions: RunOptions = {},
+): Promise<PageCapture> {
+  return pool.run((lease) => capturePage(lease, options, settings), runOptions);
+}

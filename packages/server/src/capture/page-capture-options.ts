@@ -1,0 +1,41 @@
+/**
+ * What the capture stage needs to take one screenshot: the request's "Target and browser"
+ * fields after defaults and device presets were applied. Produced by the render pipeline,
+ * consumed by the browser pool and the page recipe.
+ */
+export interface PageCaptureOptions {
+  /** Absolute http(s) URL, already checked by the network policy. */
+  url: string;
+  viewport: { width: number; height: number };
+  deviceScaleFactor: number;
+  userAgent: string | undefined;
+  isMobile: boolean;
+  hasTouch: boolean;
+  /** Extra milliseconds after load, or a CSS selector to wait for (max 10 s). */
+  waitFor: number | string | undefined;
+  /** Resource types, block-list categories, or URL globs. */
+  block: string[];
+  injectCss: string | undefined;
+  darkMode: boolean;
+  fullPage: boolean;
+  hideSelectors: string[];
+  /** Capture only this element's box. */
+  selector: string | undefined;
+}
+
+/** The screenshot as Chromium produced it, before composition and the one final encode. */
+export interface PageCapture {
+  /** PNG bytes from CDP (fast, lightly compressed); decoded by the next stage, never re-encoded as is. */
+  png: Buffer;
+  /** Device pixels. */
+  width: number;
+  height: number;
+  /** E.g. "Full page height cut at 16384 px". */
+  warnings: string[];
+  /** Milliseconds per phase: context, navigation, waits, capture. */
+  timings: Record<string, number>;
+  /** The page's final URL after redirects. */
+  finalUrl: string;
+  /** The document title (browser frames show it in their tab). */
+  title: string;
+}

@@ -1,0 +1,130 @@
+import type { Page } from 'playwright-core';
+
+/** Stops transitions and hides the text caret, so two captures of one page match. */
+export const FREEZE_CSS = `*, *::before, *::after {
+  transition: none !important;
+  caret-color: transparent !important;
+  scroll-behavior: auto !important;
+}`;
+
+/** One stylesheet with the injected CSS, hidden selectors and hidden cookie banners. */
+export function captureStylesheet(parts: {
+  injectCss: string | undefined;
+  hideSelectors: readonly string[];
+  removeSelectors: readonly string[];
+}): string {
+  const rules = [FREEZE_CSS];
+  // One rule per selector: an invalid selector then drops only its own rule.
+  for (const selector of parts.hideSelectors) rules.push(`${selector} { visibility: hidden !important; }`);
+  for (const selector of parts.removeSelectors) rules.push(`${selector} { display: none !important; }`);
+  if (parts.injectCss) rules.push(parts.injectCss);
+  return rules.join('\n');
+}
+
+/** Adds a stylesheet (the context bypasses the page's CSP, so a strict policy cannot refuse it). */
+export async function addStylesheet(page: Page, css: string): Promise<void> {
+  await page.evaluate((text) => {
+    const style = document.createElement('style');
+    style.setAttribute('data-vitrine', '');
+    style.textContent = text;
+    (document.head ?? document.documentElement).append(style);
+  }, css);
+}
+
+/**
+ * Finishes finite animations and cancels infinite ones (what Playwright's `animations:
+ * 'disabled'` does), then waits two frames for the result to be painted.
+ */
+export async function freezeAnimations(page: Page): Promise<void> {
+  await page.evaluate(async () => {
+    for (const animation of document.getAnimations()) {
+      try {
+        const end = animation.effect?.getComputedTiming().endTime;
+        if (typeof end === 'number' && Number.isFinite(end)) animation.finish();
+        else animation.cancel();
+      } catch {
+        animation.cancel();
+      }
+    }
+    await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+  });
+}
+
+/** Waits for web fonts, at most `timeoutMs` (a font that never loads must not fail the shot). */
+export async function awaitFonts(page: Page, timeoutMs: number): Promise<void> {
+  await page.evaluate(
+    (ms) =>
+      Promise.race([
+        document.fonts.ready.then(() => undefined),
+        new Promise((resolve) => setTimeout(resolve, ms)),
+      ]),
+    timeoutMs,
+  );
+}
+
+/**
+ * Scrolls down the page one screen at a time (up to `maxHeight` CSS px) so lazy images and
+ * intersection-observer content load, returns to the top, then waits at most `imageWaitMs` for
+ * images still loading. Returns the document height afterwards.
+ */
+export async function scrollThroughPage(page: Page, maxHeight: number, imageWaitMs: number): Promise<number> {
+  return page.evaluate(
+    async ({ max, wait }) => {
+      const frame = () =>
+        new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+      const height = () =>
+        Math.max(document.documentElement.scrollHeight, document.body ? document.body.scrollHeight : 0);
+      const step = Math.max(200, Math.floor(window.innerHeight * 0.9));
+      for (let y = step; y < Math.min(height(), max); y += step) {
+        window.scrollTo(0, y);
+        await frame();
+      }
+      window.scrollTo(0, Math.min(height(), max));
+      await frame();
+      window.scrollTo(0, 0);
+      const pending = [...document.images].filter((img) => !img.complete);
+      if (pending.length > 0) {
+        const loaded = Promise.all(
+          pending.map(
+            (img) =>
+              new Promise((resolve) => {
+                img.addEventListener('load', resolve, { once: true });
+                img.addEventListener('error', resolve, { once: true });
+              }),
+          ),
+        );
+        await Promise.race([loaded, new Promise((resolve) => setTimeout(resolve, wait))]);
+      }
+      await frame();
+      return height();
+    },
+    { max: maxHeight, wait: imageWaitMs },
+  );
+}
+
+/** An element's box in document coordinates (CSS px), or why there is none. */
+export type ElementBox =
+  | { found: true; x: number; y: number; width: number; height: number }
+  | { found: false; why: 'missing' | 'invalid' | 'empty' };
+
+export async function elementBox(page: Page, selector: string): Promise<ElementBox> {
+  return page.evaluate((sel) => {
+    let element: Element | null;
+    try {
+      element = document.querySelector(sel);
+    } catch {
+      return { found: false as const, why: 'invalid' as const };
+    }
+    if (!element) return { found: false as const, why: 'missing' as const };
+    element.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+    const rect = element.getBoundingClientRect();
+    if (rect.width < 1 || rect.height < 1) return { found: false as const, why: 'empty' as const };
+    return {
+      found: true as const,
+      x: rect.left + window.scrollX,
+      y: rect.top + window.scrollY,
+      width: rect.width,
+      height: rect.height,
+    };
+  }, selector);
+}

@@ -1,0 +1,73 @@
+import type { Device } from '@vitrine/contract';
+import { invalidParam } from '../../errors/app-error.ts';
+import { parseCssColor, type Rgba, relativeLuminance } from '../css/css-color.ts';
+import { FRAME_CATALOGUE } from './frame-catalogue.ts';
+
+/** Base colour of every named finish: the anodised or titanium body tone seen from the front. */
+const FINISH_COLORS: Readonly<Record<string, string>> = {
+  'black-titanium': '#3C3C3E',
+  'white-titanium': '#E4E2DC',
+  'natural-titanium': '#BAB5AA',
+  'desert-titanium': '#C9AD93',
+  'space-black': '#2E2E30',
+  silver: '#D5D7DA',
+  light: '#DFE3E8',
+  dark: '#1F2023',
+};
+
+/** A resolved `device_color`: the canonical name (or the CSS text given) and its colour. */
+export interface DeviceFinish {
+  name: string;
+  color: Rgba;
+  /** Whether it is one of the device's named finishes rather than a tint. */
+  named: boolean;
+  /** Light finishes get dark details (text, icons) and vice versa. */
+  tone: 'light' | 'dark';
+}
+
+/**
+ * Resolves `device_color` for a device: one of its named finishes (case-insensitive), or any CSS
+ * colour used as a tint of the body or window chrome. Anything else is a 400 naming the set.
+ * No value gives the device's first finish.
+ */
+export function resolveDeviceFinish(device: Device, value: string | null | undefined): DeviceFinish {
+  const { finishes } = FRAME_CATALOGUE[device];
+  const key = (value ?? finishes[0] ?? '').trim().toLowerCase();
+  const namedColor = finishes.includes(key) ? FINISH_COLORS[key] : undefined;
+  const color = parseCssColor(namedColor ?? (value ?? '').trim());
+  if (!color) {
+    throw invalidParam(
+      'device_color',
+      `Unknown finish for ${device}. Must be one of: ${finishes.join(', ')}, or a CSS color`,
+    );
+  }
+  const opaque = { ...color, a: 1 };
+  return {
+    name: namedColor ? key : (value ?? '').trim(),
+    color: opaque,
+    named: namedColor !== undefined,
+    tone: relativeLuminance(opaque) > 0.3 ? 'light' : 'dark',
+  };
+}
+
+/** `a` mixed towards `b` by `t` (0..1), opaque. */
+export function mixRgba(a: Rgba, b: Rgba, t: number): Rgba {
+  const m = (x: number, y: number) => Math.round(x + (y - x) * t);
+  return { r: m(a.r, b.r), g: m(a.g, b.g), b: m(a.b, b.b), a: 1 };
+}
+
+/** `#rrggbb` for SVG attributes. */
+export function hex(c: Rgba): string {
+  const h = (v: number) =>
+    Math.max(0, Math.min(255, Math.round(v)))
+      .toString(16)
+      .padStart(2, '0');
+  return `#${h(c.r)}${h(c.g)}${h(c.b)}`;
+}
+
+/** Lighter (t > 0, towards white) or darker (t < 0, towards black) shade as `#rrggbb`. */
+export function shade(c: Rgba, t: number): string {
+  return hex(
+    t >= 0 ? mixRgba(c, { r: 255, g: 255, b: 255, a: 1 }, t) : mixRgba(c, { r: 0, g: 0, b: 0, a: 1 }, -t),
+  );
+}

@@ -1,0 +1,154 @@
+import { Resvg } from '@resvg/resvg-js';
+import { DEVICES } from '@vitrine/contract';
+import { describe, expect, it } from 'vitest';
+import { AppError } from '../../errors/app-error.ts';
+import { resolveStyle } from '../resolve-style.ts';
+import { buildScene } from '../scene.ts';
+import { displayUrl } from './browser-chrome.ts';
+import { resolveDeviceFinish } from './device-finish.ts';
+import { deviceCaptureDefaults, FRAME_CATALOGUE } from './frame-catalogue.ts';
+import { coverCropTop, frameLayout } from './frame-geometry.ts';
+
+const page = { url: 'https://www.example.com/pricing?plan=pro', title: 'Pricing — Example' };
+const sceneFor = (
+  device: (typeof DEVICES)[number],
+  extra = {},
+  shot = { width: 1440, height: 900, dpr: 1 },
+) => buildScene(resolveStyle({ device, ...extra }), { ...shot, ...page });
+
+describe('frame catalogue', () => {
+  it('gives every device capture defaults a capture can apply', () => {
+    expect(deviceCaptureDefaults('iphone-16-pro')).toMatchObject({
+      viewport: { width: 402, height: 874 },
+      dpr: 3,
+      isMobile: true,
+      hasTouch: true,
+    });
+    expect(deviceCaptureDefaults('iphone-16-pro').userAgent).toMatch(/iPhone OS .* Mobile\/.* Safari/);
+    expect(deviceCaptureDefaults('macbook-pro-16')).toMatchObject({
+      viewport: { width: 1728, height: 1117 },
+      dpr: 2,
+      isMobile: false,
+      hasTouch: false,
+    });
+    expect(deviceCaptureDefaults('ipad-pro-m4')).toMatchObject({
+      viewport: { width: 1032, height: 1376 },
+      dpr: 2,
+      hasTouch: true,
+    });
+    for (const d of ['browser-macos', 'browser-windows'] as const)
+      expect(deviceCaptureDefaults(d)).toMatchObject({
+        viewport: { width: 1440, height: 900 },
+        dpr: 1,
+        isMobile: false,
+      });
+  });
+
+  it.each(DEVICES)('%s: the screen sits inside the body, which sits inside the device', (device) => {
+    const spec = FRAME_CATALOGUE[device];
+    const f = frameLayout(spec, spec.viewport.width, spec.viewport.height);
+    const { screen, body } = f;
+    expect(screen.x).toBeGreaterThanOrEqual(body.rect.x);
+    expect(screen.y).toBeGreaterThanOrEqual(body.rect.y);
+    expect(screen.x + screen.width).toBeLessThanOrEqual(body.rect.x + body.rect.width);
+    expect(screen.y + screen.height).toBeLessThanOrEqual(body.rect.y + body.rect.height);
+    expect(body.rect.x + body.rect.width).toBeLessThanOrEqual(f.width);
+    expect(body.rect.y + body.rect.height).toBeLessThanOrEqual(f.height);
+    expect(spec.finishes.length).toBeGreaterThan(1);
+  });
+
+  it('cover-crops from the top, centred horizontally', () => {
+    expect(coverCropTop(1000, 3000, 1)).toEqual({ x: 0, y: 0, width: 1000, height: 1000 });
+    expect(coverCropTop(2000, 1000, 1)).toEqual({ x: 500, y: 0, width: 1000, height: 1000 });
+  });
+});
+
+describe('device_color', () => {
+  it('accepts the named finishes and any CSS colour', () => {
+    expect(resolveDeviceFinish('iphone-16-pro', null).name).toBe('black-titanium');
+    expect(resolveDeviceFinish('iphone-16-pro', 'Desert-Titanium')).toMatchObject({
+      name: 'desert-titanium',
+      named: true,
+    });
+    expect(resolveDeviceFinish('macbook-pro-16', 'silver').tone).toBe('light');
+    expect(resolveDeviceFinish('browser-macos', '#1e3a8a')).toMatchObject({ named: false, tone: 'dark' });
+    expect(resolveStyle({ device: 'ipad-pro-m4' }).device_color).toBe('space-black');
+  });
+
+  it('rejects an unknown name with a 400 listing the device set', () => {
+    const err = (() => {
+      try {
+        resolveStyle({ device: 'iphone-16-pro', device_color: 'space-black' });
+      } catch (e) {
+        return e;
+      }
+    })();
+    expect(err).toBeInstanceOf(AppError);
+    expect((err as AppError).status).toBe(400);
+    expect((err as AppError).message).toMatch(
+      /device_color.*black-titanium, white-titanium, natural-titanium, desert-titanium/,
+    );
+  });
+});
+
+describe('device scenes', () => {
+  it('puts the screenshot into the device screen, cover-cropped from the top', () => {
+    const s = sceneFor('iphone-16-pro', {}, { width: 1206, height: 4000, dpr: 3 });
+    const d = s.device;
+    if (!d) throw new Error('no device layer');
+    expect(s.screenshot.rect).toEqual(d.screen.rect);
+    expect(s.screenshot.crop).toEqual({ x: 0, y: 0, width: 1206, height: 2622 });
+    expect(d.screen.rect.width).toBe(402);
+    expect(d.screen.rect.height).toBe(874);
+    expect(s.unrendered).not.toContain('device');
+    expect(d.svg).toMatch(/^<svg [^>]*width="\d+" height="\d+"/);
+  });
+
+  it('scales the device with device_scale and keeps padding around it', () => {
+    const one = sceneFor('ipad-pro-m4');
+    const half = sceneFor('ipad-pro-m4', { device_scale: 0.5 });
+    expect(half.device?.rect.width).toBeCloseTo((one.device?.rect.width ?? 0) / 2, -1);
+    expect(one.device?.rect.x).toBe(64);
+    expect(one.canvas.width).toBe((one.device?.rect.width ?? 0) + 128);
+  });
+
+  it('runs the device off the bottom or top edge in the cropped layouts, on a shorter canvas', () => {
+    const full = sceneFor('iphone-16-pro');
+    const bottom = sceneFor('iphone-16-pro', { layout: 'bottom-cropped' });
+    const top = sceneFor('iphone-16-pro', { layout: 'top-cropped' });
+    const d = bottom.device?.rect;
+    expect(bottom.canvas.height).toBeLessThan(full.canvas.height * 0.75);
+    expect((d?.y ?? 0) + (d?.height ?? 0)).toBeGreaterThan(bottom.canvas.height);
+    expect(Math.abs((d?.y ?? 0) - 64)).toBeLessThanOrEqual(1);
+    expect(top.device?.rect.y).toBeLessThan(0);
+    const topEnd = (top.device?.rect.y ?? 0) + (top.device?.rect.height ?? 0);
+    expect(Math.abs(topEnd - (top.canvas.height - 64))).toBeLessThanOrEqual(1);
+  });
+
+  it('gives a browser window the capture size and shows the URL and title', () => {
+    const s = sceneFor('browser-macos');
+    expect(s.device?.screen.rect).toMatchObject({ width: 1440, height: 900 });
+    expect(s.device?.screen.corners).toEqual([0, 0, 10, 10]);
+    const labels = s.texts.filter((t) => t.role === 'device').map((t) => t.lines[0]);
+    expect(labels).toEqual(['Pricing — Example', 'example.com/pricing?plan=pro']);
+    expect(displayUrl('http://site.test/')).toBe('site.test');
+  });
+
+  it('casts the laptop shadow from both lid and base', () => {
+    const s = sceneFor('macbook-pro-16');
+    expect(s.device?.silhouette).toHaveLength(2);
+    expect(s.shadows.length).toBe(2 * sceneFor('ipad-pro-m4').shadows.length);
+  });
+
+  it.each(DEVICES)('%s: the SVG is opaque on the bezel and transparent on the screen', (device) => {
+    const d = sceneFor(device, { device_scale: 0.5 }).device;
+    if (!d) throw new Error('no device layer');
+    const img = new Resvg(d.svg, { fitTo: { mode: 'original' } }).render();
+    expect([img.width, img.height]).toEqual([d.rect.width, d.rect.height]);
+    const alpha = (x: number, y: number) => img.pixels[(Math.round(y) * img.width + Math.round(x)) * 4 + 3];
+    const sc = d.screen.rect;
+    expect(alpha(sc.x - d.rect.x + sc.width / 2, sc.y - d.rect.y + sc.height * 0.6)).toBe(0);
+    const body = d.silhouette[0]?.rect ?? sc;
+    expect(alpha(body.x - d.rect.x + body.width / 2, body.y - d.rect.y + 2)).toBe(255);
+  });
+});

@@ -1,0 +1,173 @@
+import type { CDPSession, Page } from 'playwright-core';
+import sharp from 'sharp';
+import type { Scene } from '../scene-types.ts';
+import { buildLayeredHtml } from './browser-camera.ts';
+import type { BrowserFonts } from './browser-fonts.ts';
+import { buildSceneHtml, type SceneHtmlOptions, type ScreenshotSource } from './browser-html.ts';
+import { compositeOver, coverImage, edgeColor, pasteScreenshot } from './browser-pixels.ts';
+import type { RawInput } from './raster.ts';
+import type { RawImage } from './raster-pixels.ts';
+import { fittedScreenshot } from './screenshot-fit.ts';
+
+/** Runs `fn` on a prepared page and its CDP session (app.ts: the browser pool's `run`). */
+export type PageRunner = <T>(fn: (page: Page, cdp: CDPSession) => Promise<T>) => Promise<T>;
+
+export interface BrowserComposeDeps {
+  withPage: PageRunner;
+  fonts: BrowserFonts;
+  /** The decoded background image when the scene's background is an image (fetched by the caller). */
+  backgroundImage?: RawInput;
+  /**
+   * `composite` (default): the screenshot is pasted in Node between the page's layers;
+   * `inline`: Chromium draws it from a data: URL (slower: every MB crosses the DevTools pipe).
+   */
+  screenshotMode?: 'composite' | 'inline';
+}
+
+/** Time per phase of one browser composition, in ms (for the bench and logs). */
+export interface BrowserComposeTimings {
+  /** Screenshot fitting and the document. */
+  prepare: number;
+  /** Page set-up, load and Chromium's capture. */
+  page: number;
+  /** PNG decode. */
+  decode: number;
+  /** Pasting the screenshot and the overlay. */
+  finish: number;
+}
+
+/** The capture as PNG for `inline` mode: level 1 without filtering (bytes cost more than zlib time here). */
+async function inlineSource(input: RawInput): Promise<ScreenshotSource> {
+  const png = await sharp(input.data, {
+    raw: { width: input.width, height: input.height, channels: input.channels },
+  })
+    .png({ compressionLevel: 1, adaptiveFiltering: false })
+    .toBuffer();
+  return {
+    mode: 'inline',
+    url: `data:image/png;base64,${png.toString('base64')}`,
+    width: input.width,
+    height: input.height,
+  };
+}
+
+/**
+ * Loads the document into the page with the compose stage's lock-down (security.md 1.6):
+ * JavaScript off, the document's CSP enforced even when the pool's contexts bypass CSP for
+ * captures, every request that still got out aborted (data: URLs never reach the network), a
+ * transparent default background, the viewport at the document's size at device scale factor 1.
+ * Returns Chromium's PNG of the page (alpha kept).
+ */
+export async function renderComposePage(
+  page: Page,
+  cdp: CDPSession,
+  doc: { html: string; width: number; height: number },
+): Promise<Buffer> {
+  await Promise.all([
+    cdp.send('Page.setBypassCSP', { enabled: false }),
+    cdp.send('Emulation.setScriptExecutionDisabled', { value: true }),
+    cdp.send('Emulation.setDeviceMetricsOverride', {
+      width: doc.width,
+      height: doc.height,
+      deviceScaleFactor: 1,
+      mobile: false,
+    }),
+    cdp.send('Emulation.setDefaultBackgroundColorOverride', { color: { r: 0, g: 0, b: 0, a: 0 } }),
+    cdp.send('Page.enable'),
+    page.route('**/*', (route) => route.abort('blockedbyclient')),
+  ]);
+  const { frameTree } = await cdp.send('Page.getFrameTree');
+  const frameId = frameTree.frame.id;
+  const loaded = new Promise<void>((resolve) => cdp.once('Page.loadEventFired', () => resolve()));
+  await cdp.send('Page.setDocumentContent', { frameId, html: doc.html });
+  await loaded;
+  // Page scripts are off; an isolated world still runs this one wait for the embedded fonts.
+  const world = await cdp.send('Page.createIsolatedWorld', { frameId, worldName: 'vitrine-compose' });
+  await cdp.send('Runtime.evaluate', {
+    contextId: world.executionContextId,
+    expression: 'document.fonts.ready.then(() => document.fonts.status)',
+    awaitPromise: true,
+    returnByValue: true,
+  });
+  const shot = await cdp.send('Page.captureScreenshot', {
+    format: 'png',
+    optimizeForSpeed: true,
+    fromSurface: true,
+    captureBeyondViewport: false,
+  });
+  return Buffer.from(shot.data, 'base64');
+}
+
+/**
+ * Draws a Scene with Chromium: the scene as an HTML/CSS document (browser-html.ts) rendered on a
+ * warm page and captured through CDP. By default the screenshot itself is pasted in Node between
+ * the layers under it (background, shadows, frame) and over it (rim, scrim, texts), which the
+ * page renders side by side in one capture. Returns straight RGBA at the scene's canvas size,
+ * like the raster renderer.
+ */
+export async function renderInBrowser(
+  scene: Scene,
+  screenshot: RawInput,
+  deps: BrowserComposeDeps,
+  timings?: BrowserComposeTimings,
+): Promise<RawImage> {
+  const t0 = performance.now();
+  // A camera-transformed or blurred frame layer needs Chromium to draw the screenshot.
+  const mode = scene.layer ? 'inline' : (deps.screenshotMode ?? 'composite');
+  const needPixels = mode === 'composite' || scene.frame.fill === 'auto';
+  const [fitted, source, under] = await Promise.all([
+    needPixels ? fittedScreenshot(screenshot, scene.screenshot) : null,
+    mode === 'inline' ? inlineSource(screenshot) : ({ mode: 'composite' } as const),
+    scene.background.kind === 'image' && deps.backgroundImage
+      ? coverImage(deps.backgroundImage, scene.canvas.width, scene.canvas.height)
+      : null,
+  ]);
+  const { rect } = scene.screenshot;
+  const layer = scene.layer;
+  const build = layer
+    ? (o: SceneHtmlOptions) => buildLayeredHtml(scene, layer, o)
+    : (o: SceneHtmlOptions) => buildSceneHtml(scene, o);
+  const doc = build({
+    fonts: deps.fonts,
+    screenshot: source,
+    ...(fitted && scene.frame.fill === 'auto' ? { autoMat: edgeColor(fitted, rect.width, rect.height) } : {}),
+    ...(fitted && mode === 'composite' ? { holeFill: edgeColor(fitted, rect.width, rect.height) } : {}),
+  });
+  const t1 = performance.now();
+  const png = await deps.withPage((page, cdp) => renderComposePage(page, cdp, doc));
+  const t2 = performance.now();
+  const { data, info } = await sharp(png).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+  const t3 = performance.now();
+  const { width, height } = scene.canvas;
+  const pageRows = { data, width, stride: info.width, height };
+  let canvas: RawImage;
+  if (info.width === width && !doc.overlay && !under) {
+    canvas = { data: data.subarray(0, width * height * 4), width, height, channels: 4 };
+  } else {
+    canvas = under ?? { data: Buffer.alloc(width * height * 4), width, height, channels: 4 };
+    if (under) compositeOver(canvas, pageRows, { x: 0, y: 0 });
+    else
+      for (let y = 0; y < height; y++)
+        data.copy(canvas.data, y * width * 4, y * info.width * 4, (y * info.width + width) * 4);
+  }
+  if (fitted && mode === 'composite') {
+    pasteScreenshot(canvas, fitted, scene.screenshot);
+    const o = doc.overlay;
+    if (o) {
+      const layer = {
+        data: data.subarray((o.y * info.width + o.x) * 4),
+        width: o.width,
+        stride: info.width,
+        height: o.height,
+      };
+      compositeOver(canvas, layer, rect);
+    }
+  }
+  if (timings) {
+    timings.prepare = t1 - t0;
+    timings.page = t2 - t1;
+    timings.decode = t3 - t2;
+    timings.finish = performance.now() - t3;
+  }
+  return canvas;
+}

@@ -1,0 +1,115 @@
+import { Resvg } from '@resvg/resvg-js';
+import satori from 'satori';
+import { cssRgba } from '../css/css-color.ts';
+import type { SceneText } from '../scene-types.ts';
+import type { FontCatalogue } from './font-catalogue.ts';
+import { blendPixel, type RawImage } from './raster-pixels.ts';
+
+type Node = { type: string; props: Record<string, unknown> };
+const el = (type: string, style: Record<string, unknown>, children: unknown): Node => ({
+  type,
+  props: { style, children },
+});
+
+/** Room around the box for descenders, text shadows and kerning differences, in px. */
+function marginFor(t: SceneText): number {
+  const shadow = t.shadowCss
+    ? Math.max(0, ...(t.shadowCss.match(/-?[\d.]+px/g) ?? []).map((v) => Math.abs(Number.parseFloat(v)))) * 2
+    : 0;
+  return Math.ceil(t.size * 0.35 + shadow + 2);
+}
+
+/** The satori element tree of one text layer: one non-wrapping div per pre-wrapped line. */
+function textElement(t: SceneText, margin: number): Node {
+  const justify = { top: 'flex-start', middle: 'center', bottom: 'flex-end' }[t.verticalAlign];
+  const alignItems = { left: 'flex-start', center: 'center', right: 'flex-end' }[t.align];
+  const fill: Record<string, unknown> = t.gradientCss
+    ? { backgroundImage: t.gradientCss, backgroundClip: 'text', color: 'transparent' }
+    : { color: cssRgba(t.color) };
+  const lines = t.lines.map((line) =>
+    el(
+      'div',
+      {
+        display: 'flex',
+        whiteSpace: 'pre',
+        fontFamily: t.font.family,
+        fontWeight: t.font.weight,
+        fontSize: t.size,
+        lineHeight: `${t.lineHeight}px`,
+        letterSpacing: t.letterSpacing,
+        ...fill,
+        ...(t.shadowCss ? { textShadow: t.shadowCss } : {}),
+      },
+      line,
+    ),
+  );
+  const pill = t.pill
+    ? {
+        backgroundColor: cssRgba(t.pill.fill),
+        borderRadius: t.pill.radius,
+        ...(t.pill.stroke ? { border: `${Math.max(1, t.size / 14)}px solid ${cssRgba(t.pill.stroke)}` } : {}),
+      }
+    : {};
+  const box = el(
+    'div',
+    {
+      display: 'flex',
+      flexDirection: 'column',
+      justifyContent: justify,
+      alignItems,
+      width: t.box.width,
+      height: t.box.height,
+      ...pill,
+    },
+    lines,
+  );
+  return el(
+    'div',
+    { display: 'flex', padding: margin, width: t.box.width + 2 * margin, height: t.box.height + 2 * margin },
+    box,
+  );
+}
+
+/**
+ * Draws a text layer: satori lays the glyphs out as SVG paths, resvg rasterises only the layer's
+ * box (never the whole canvas), and the result is blended onto the canvas.
+ */
+export async function drawText(canvas: RawImage, t: SceneText, fonts: FontCatalogue): Promise<void> {
+  const margin = marginFor(t);
+  const width = Math.ceil(t.box.width + 2 * margin);
+  const height = Math.ceil(t.box.height + 2 * margin);
+  const svg = await satori(textElement(t, margin) as never, {
+    width,
+    height,
+    fonts: fonts.fonts,
+    loadAdditionalAsset: (code, segment) => fonts.loadAdditionalAsset(code, segment) as never,
+  });
+  const rendered = new Resvg(svg, { fitTo: { mode: 'original' }, font: { loadSystemFonts: false } }).render();
+  // Read the native getters once: each access crosses into resvg.
+  const px = rendered.pixels;
+  const rw = rendered.width;
+  const rh = rendered.height;
+  const ox = Math.round(t.box.x) - margin;
+  const oy = Math.round(t.box.y) - margin;
+  for (let y = 0; y < rh; y++) {
+    const cy = oy + y;
+    if (cy < 0 || cy >= canvas.height) continue;
+    for (let x = 0; x < rw; x++) {
+      const cx = ox + x;
+      if (cx < 0 || cx >= canvas.width) continue;
+      const i = (y * rw + x) * 4;
+      const a = px[i + 3] as number;
+      if (a === 0) continue;
+      // resvg gives premultiplied pixels.
+      const k = 255 / a;
+      blendPixel(
+        canvas.data,
+        (cy * canvas.width + cx) * 4,
+        (px[i] as number) * k,
+        (px[i + 1] as number) * k,
+        (px[i + 2] as number) * k,
+        a / 255,
+      );
+    }
+  }
+}

@@ -1,0 +1,86 @@
+/**
+ * The bundled font catalogue as data (no I/O): family name, the weights shipped, and the
+ * @fontsource package holding the files. Request fields name a family (case-insensitive) or a
+ * generic family; anything else is a 400 listing these names.
+ */
+export interface FontFamilySpec {
+  family: string;
+  /** npm package with `files/<id>-<subset>-<weight>-normal.woff`. */
+  packageName: string;
+  fileId: string;
+  weights: readonly number[];
+  /** Unicode subsets loaded (fontsource splits each face by script). */
+  subsets: readonly string[];
+  /** Average advance as a fraction of the size; used only by the estimating measurer. */
+  averageAdvance: number;
+}
+
+export const FONT_FAMILIES: readonly FontFamilySpec[] = [
+  {
+    family: 'Inter',
+    packageName: '@fontsource/inter',
+    fileId: 'inter',
+    weights: [400, 600, 700, 800],
+    subsets: ['latin', 'latin-ext', 'cyrillic', 'greek'],
+    averageAdvance: 0.56,
+  },
+  {
+    family: 'Lora',
+    packageName: '@fontsource/lora',
+    fileId: 'lora',
+    weights: [400, 600, 700],
+    subsets: ['latin', 'latin-ext', 'cyrillic'],
+    averageAdvance: 0.52,
+  },
+  {
+    family: 'DM Serif Display',
+    packageName: '@fontsource/dm-serif-display',
+    fileId: 'dm-serif-display',
+    weights: [400],
+    subsets: ['latin', 'latin-ext'],
+    averageAdvance: 0.5,
+  },
+  {
+    family: 'JetBrains Mono',
+    packageName: '@fontsource/jetbrains-mono',
+    fileId: 'jetbrains-mono',
+    weights: [400, 600, 700, 800],
+    subsets: ['latin', 'latin-ext', 'cyrillic', 'greek'],
+    averageAdvance: 0.6,
+  },
+];
+
+/** Generic CSS families and the bundled family each maps to. */
+export const GENERIC_FONT_FAMILIES: Readonly<Record<string, string>> = {
+  'sans-serif': 'Inter',
+  'system-ui': 'Inter',
+  'ui-sans-serif': 'Inter',
+  serif: 'Lora',
+  'ui-serif': 'Lora',
+  display: 'DM Serif Display',
+  monospace: 'JetBrains Mono',
+  'ui-monospace': 'JetBrains Mono',
+};
+
+/** Every accepted font name, for error messages and the docs. */
+export const FONT_NAMES: readonly string[] = [
+  ...FONT_FAMILIES.map((f) => f.family),
+  ...Object.keys(GENERIC_FONT_FAMILIES),
+];
+
+/** The bundled family for a requested name, or null when it is not in the catalogue. */
+export function resolveFontFamily(name: string): FontFamilySpec | null {
+  const wanted = name
+    .trim()
+    .replace(/^["']|["']$/g, '')
+    .toLowerCase();
+  const mapped = GENERIC_FONT_FAMILIES[wanted] ?? wanted;
+  return FONT_FAMILIES.find((f) => f.family.toLowerCase() === mapped.toLowerCase()) ?? null;
+}
+
+/** The shipped weight closest to the wanted one (ties go to the heavier). */
+export function nearestWeight(spec: FontFamilySpec, wanted: number): number {
+  let best = spec.weights[0] ?? 400;
+  for (const w of spec.weights) if (Math.abs(w - wanted) <= Math.abs(best - wanted)) best = w;
+  return best;
+}

@@ -1,0 +1,68 @@
+import os from 'node:os';
+import { z } from 'zod';
+import { section, variable } from './variable.ts';
+
+const positiveInt = z.coerce.number().int().min(1);
+
+/** `auto` (one capture per CPU core, the measured saturation point) or an explicit count. */
+const concurrency = z
+  .string()
+  .trim()
+  .transform((v, ctx) => {
+    if (v === 'auto') return os.availableParallelism();
+    const n = Number(v);
+    if (Number.isInteger(n) && n >= 1 && n <= 256) return n;
+    ctx.addIssue({ code: 'custom', message: 'must be auto or an integer from 1 to 256' });
+    return z.NEVER;
+  });
+
+/**
+ * The browser pool's variables: which Chromium, how many captures at once, how many may wait,
+ * and the time limits of one capture (security.md section 5).
+ */
+export const browserSection = section('Browser', {
+  chromiumPath: variable({
+    env: 'VITRINE_CHROMIUM_PATH',
+    schema: z.string().min(1),
+    form: 'the path of a Chromium executable',
+    description: "Chromium driven by the capture stage (Debian's `chromium` package by default).",
+    defaultText: '/usr/bin/chromium',
+  }),
+  concurrency: variable({
+    env: 'VITRINE_BROWSER_CONCURRENCY',
+    schema: concurrency,
+    form: 'auto, or an integer from 1 to 256',
+    description: 'Captures running at once; `auto` is one per CPU core (more only adds queueing).',
+    defaultText: 'auto',
+  }),
+  queueLimit: variable({
+    env: 'VITRINE_BROWSER_QUEUE_LIMIT',
+    schema: z.coerce.number().int().min(0).max(10_000),
+    form: 'an integer from 0 to 10000',
+    description: 'Captures that may wait for a free slot; beyond it requests get 503 `overloaded`.',
+    defaultText: '32',
+  }),
+  recycleAfter: variable({
+    env: 'VITRINE_BROWSER_RECYCLE_AFTER',
+    schema: positiveInt,
+    form: 'a positive integer',
+    description: 'Captures after which the browser is replaced by a fresh one (bounds memory drift).',
+    defaultText: '200',
+  }),
+  captureTimeoutMs: variable({
+    env: 'VITRINE_CAPTURE_TIMEOUT_MS',
+    schema: positiveInt.max(600_000),
+    form: 'milliseconds, up to 600000',
+    description:
+      'Hard deadline of one capture (navigation, waits, screenshot); past it the page is torn down and the capture fails.',
+    defaultText: '45000',
+  }),
+  navigationTimeoutMs: variable({
+    env: 'VITRINE_NAVIGATION_TIMEOUT_MS',
+    schema: positiveInt.max(600_000),
+    form: 'milliseconds, up to 600000',
+    description:
+      'Longest wait for the page `load` event; past it the capture fails with `navigation_timeout`.',
+    defaultText: '30000',
+  }),
+});

@@ -1,0 +1,62 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
+import type { DatabaseConfig } from '../config/load-config.ts';
+import { migrateToLatest } from './migrations.ts';
+import type { Database, Db } from './tables.ts';
+
+export interface OpenDatabaseOptions {
+  /** PostgreSQL schema to use (created if missing); tests isolate themselves with one each. */
+  schema?: string;
+}
+
+export interface OpenedDatabase {
+  db: Db;
+  engine: 'sqlite' | 'postgres';
+  close(): Promise<void>;
+}
+
+// COUNT and SUM come back as int8 text from pg; our counts fit in a JS number.
+pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number.parseInt(v, 10));
+
+/** Opens the configured engine and runs migrations. */
+export async function openDatabase(
+  config: DatabaseConfig,
+  options: OpenDatabaseOptions = {},
+): Promise<OpenedDatabase> {
+  if (config.kind === 'sqlite') {
+    if (config.file !== ':memory:') fs.mkdirSync(path.dirname(config.file), { recursive: true });
+    const sqlite = new SQLite(config.file);
+    sqlite.pragma('journal_mode = WAL');
+    sqlite.pragma('synchronous = NORMAL');
+    sqlite.pragma('foreign_keys = ON');
+    sqlite.pragma('busy_timeout = 5000');
+    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+    await migrateToLatest(db as Kysely<unknown>);
+    return { db, engine: 'sqlite', close: () => db.destroy() };
+  }
+
+  const schema = options.schema;
+  if (schema !== undefined && !/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) {
+    throw new Error(`Invalid PostgreSQL schema name: ${schema}`);
+  }
+  if (schema !== undefined) {
+    const client = new pg.Client({ connectionString: config.url });
+    await client.connect();
+    try {
+      await client.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
+    } finally {
+      await client.end();
+    }
+  }
+  const pool = new pg.Pool({
+    connectionString: config.url,
+    max: 10,
+    ...(schema === undefined ? {} : { options: `-c search_path=${schema}` }),
+  });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  await migrateToLatest(db as Kysely<unknown>, schema);
+  return { db, engine: 'postgres', close: () => db.destroy() };
+}

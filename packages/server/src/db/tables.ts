@@ -1,0 +1,166 @@
+import type { Kysely } from 'kysely';
+
+/**
+ * Column conventions shared by both engines: timestamps are ISO-8601 UTC text with milliseconds
+ * (sortable, and what the API returns); booleans are integers 0/1; JSON is text.
+ */
+export interface UsersTable {
+  id: string;
+  email: string;
+  password_hash: string | null;
+  credits_remaining: number;
+  credits_monthly: number;
+  /** UTC month (YYYY-MM) the balance belongs to; a new month resets it to credits_monthly. */
+  credits_period: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ApiKeysTable {
+  id: string;
+  user_id: string;
+  key_hash: string;
+  /** The first characters of the key, safe to show in listings. */
+  display_prefix: string;
+  mode: 'live' | 'test';
+  /** JSON array of scope names; empty means full access. */
+  scopes: string;
+  label: string;
+  created_by: 'admin' | 'device_login';
+  created_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+}
+
+export interface ProjectsTable {
+  id: string;
+  user_id: string;
+  name: string;
+  domain: string | null;
+  brand: string | null;
+  brand_status: string;
+  brand_error: string | null;
+  is_default: number;
+  /** Sealed (encrypted) signing secret; see secrets/sealed-box.ts. */
+  signing_secret_sealed: string;
+  previous_signing_secret_sealed: string | null;
+  previous_signing_secret_expires_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface CreditLedgerTable {
+  id: string;
+  user_id: string;
+  api_key_id: string | null;
+  /** What was bought: `capture`, `raw`, ... */
+  kind: string;
+  amount: number;
+  state: 'reserved' | 'committed' | 'refunded';
+  /** Counted as a render in usage (cached results count, at 0 credits). */
+  created_at: string;
+  settled_at: string | null;
+}
+
+export interface CapturesTable {
+  id: string;
+  user_id: string;
+  api_key_id: string | null;
+  project_id: string | null;
+  /** `raw` or `capture`. */
+  kind: string;
+  /** SHA-256 of the effective request; equal requests of one account share a result. */
+  cache_key: string;
+  blob_key: string;
+  format: string;
+  width: number;
+  height: number;
+  bytes: number;
+  duration_ms: number;
+  credits_used: number;
+  /** JSON arrays / objects of the capture result. */
+  warnings: string;
+  resolved_params: string;
+  ai_decisions: string;
+  element_resolved: string;
+  created_at: string;
+  /** Until when an equal request may reuse this result (created_at + cache_ttl). */
+  cache_expires_at: string;
+}
+
+/** One job of the embedded queue (queue/embedded-job-queue.ts); the key is (queue, id). */
+export interface QueueJobsTable {
+  queue: string;
+  id: string;
+  /** JSON of the job payload. */
+  payload: string;
+  status: 'waiting' | 'active' | 'completed' | 'failed';
+  /** Deliveries so far, the current one included. */
+  attempts: number;
+  max_attempts: number;
+  /** Not delivered before this time (retry backoff). */
+  run_at: string;
+  /** Random per delivery; only its holder may renew, complete or fail the job. */
+  lease_token: string | null;
+  /** An active job whose lease expired is delivered again (its worker is presumed dead). */
+  lease_expires_at: string | null;
+  last_error: string | null;
+  created_at: string;
+  updated_at: string;
+  finished_at: string | null;
+}
+
+/** An async capture (contract.md section 5). */
+export interface JobsTable {
+  id: string;
+  user_id: string;
+  api_key_id: string | null;
+  api_key_mode: 'live' | 'test';
+  project_id: string | null;
+  status: 'pending' | 'completed' | 'failed';
+  /** JSON of the validated capture body. */
+  request: string;
+  /** JSON of the capture result once completed. */
+  result: string | null;
+  error: string | null;
+  webhook_url: string | null;
+  webhook_status: 'pending' | 'delivered' | 'failed' | null;
+  /** The credit reservation made at enqueue; settled once by the worker. */
+  reservation_id: string;
+  reservation_amount: number;
+  /** Capture id fixed at enqueue, so a re-delivered job finds the result of a crashed attempt. */
+  capture_id: string;
+  created_at: string;
+  completed_at: string | null;
+}
+
+/** The webhook outbox: one event per finished job with a webhook_url; `id` is `webhook-id`. */
+export interface WebhookDeliveriesTable {
+  id: string;
+  job_id: string;
+  user_id: string;
+  project_id: string | null;
+  url: string;
+  /** The exact JSON body, fixed when the event is created so every attempt sends the same bytes. */
+  body: string;
+  status: 'pending' | 'delivered' | 'failed';
+  attempts: number;
+  last_status_code: number | null;
+  last_error: string | null;
+  created_at: string;
+  updated_at: string;
+  finished_at: string | null;
+}
+
+export interface Database {
+  queue_jobs: QueueJobsTable;
+  jobs: JobsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  captures: CapturesTable;
+  users: UsersTable;
+  api_keys: ApiKeysTable;
+  projects: ProjectsTable;
+  credit_ledger: CreditLedgerTable;
+}
+
+export type Db = Kysely<Database>;

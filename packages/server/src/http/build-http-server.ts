@@ -1,0 +1,153 @@
+import swagger from '@fastify/swagger';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import {
+  jsonSchemaTransform,
+  jsonSchemaTransformObject,
+  serializerCompiler,
+  validatorCompiler,
+} from 'fastify-type-provider-zod';
+import { ulid } from 'ulid';
+import { AppError } from '../errors/app-error.ts';
+import { type OpenApiDocumentShape, renderDocsPage } from '../web/docs-page.ts';
+import { sendError } from './error-response.ts';
+import type { Metrics } from './metrics.ts';
+import { registerRoutes } from './register-routes.ts';
+import type { RouteHandlers } from './route-handler.ts';
+
+export interface HttpServerOptions {
+  logger: FastifyBaseLogger;
+  bodyLimitBytes: number;
+  requestTimeoutMs: number;
+  trustProxy: boolean;
+  publicUrl: string;
+  version: string;
+  metrics: Metrics;
+  handlers: RouteHandlers;
+  guard: Parameters<typeof registerRoutes>[2];
+  /** Named readiness checks for /readyz; each throws when its dependency is not usable. */
+  readinessChecks: Record<string, () => Promise<void>>;
+}
+
+const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** Builds the Fastify app: the contract's routes plus health, metrics, OpenAPI and /docs. */
+export async function buildHttpServer(options: HttpServerOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: options.logger,
+    bodyLimit: options.bodyLimitBytes,
+    onProtoPoisoning: 'error',
+    onConstructorPoisoning: 'error',
+    requestIdHeader: false,
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && SANE_REQUEST_ID.test(given) ? given : `req_${ulid()}`;
+    },
+    connectionTimeout: options.requestTimeoutMs,
+    requestTimeout: options.requestTimeoutMs,
+    keepAliveTimeout: 72_000,
+    return503OnClosing: true,
+    // On close, idle keep-alive connections end at once; see closeHttpServer for the rest.
+    forceCloseConnections: 'idle',
+    trustProxy: options.trustProxy,
+    routerOptions: { maxParamLength: 200 },
+  });
+  app.server.headersTimeout = 30_000;
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.decorateRequest('principal', null);
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  // A POST without a body validates as an empty object, so "all optional" bodies work bare and
+  // required fields are reported by name. Anything that is JSON but not an object is refused.
+  app.addHook('preValidation', async (request) => {
+    if (!request.routeOptions.schema?.body) return;
+    if (request.body === undefined || request.body === null) {
+      request.body = {};
+    } else if (typeof request.body !== 'object' || Array.isArray(request.body)) {
+      throw new AppError('invalid_json', 'The body must be a JSON object');
+    }
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    options.metrics.httpDuration.observe(
+      {
+        method: request.method,
+        route: request.routeOptions.url ?? 'unmatched',
+        status_code: String(reply.statusCode),
+      },
+      reply.elapsedTime / 1000,
+    );
+  });
+  app.setErrorHandler((error, request, reply) => sendError(error, request, reply));
+  app.setNotFoundHandler((request, reply) =>
+    sendError(
+      new AppError('not_found', `No route ${request.method} ${request.url.split('?')[0]}`),
+      request,
+      reply,
+    ),
+  );
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Vitrine API',
+        version: options.version,
+        description: 'Capture a web page, compose styling around it, store it, get its URL.',
+      },
+      servers: [{ url: options.publicUrl }],
+      components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' } } },
+    },
+    transform: jsonSchemaTransform,
+    transformObject: jsonSchemaTransformObject,
+  });
+
+  registerRoutes(app, options.handlers, options.guard);
+
+  const hidden = { schema: { hide: true } };
+  app.get('/healthz', hidden, async () => ({ status: 'ok' }));
+  app.get('/readyz', hidden, async (_request, reply) => {
+    const checks: Record<string, string> = {};
+    let ready = true;
+    for (const [name, check] of Object.entries(options.readinessChecks)) {
+      try {
+        await check();
+        checks[name] = 'ok';
+      } catch {
+        checks[name] = 'failing';
+        ready = false;
+      }
+    }
+    return reply.code(ready ? 200 : 503).send({ status: ready ? 'ready' : 'not_ready', checks });
+  });
+  app.get('/metrics', hidden, async (_request, reply) =>
+    reply.type(options.metrics.registry.contentType).send(await options.metrics.registry.metrics()),
+  );
+  app.get('/v1/openapi.json', hidden, async () => app.swagger());
+  app.get('/docs', hidden, async (_request, reply) =>
+    reply
+      .type('text/html; charset=utf-8')
+      .header(
+        'content-security-policy',
+        "default-src 'none'; style-src 'unsafe-inline'; img-src data:; frame-ancestors 'none'",
+      )
+      .send(renderDocsPage(app.swagger() as unknown as OpenApiDocument)),
+  );
+  return app;
+}
+
+export type OpenApiDocument = OpenApiDocumentShape;
+
+/**
+ * Stops the HTTP server: no new requests, in-flight ones may finish within `graceMs`, then every
+ * remaining connection is cut (a client that stopped reading must not hold up a shutdown).
+ */
+export async function closeHttpServer(app: FastifyInstance, graceMs: number): Promise<void> {
+  const force = setTimeout(() => app.server.closeAllConnections(), graceMs);
+  try {
+    await app.close();
+  } finally {
+    clearTimeout(force);
+  }
+}

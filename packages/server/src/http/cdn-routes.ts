@@ -1,0 +1,88 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError } from '../errors/app-error.ts';
+import type { BlobMeta, BlobStore } from '../storage/blob-store.ts';
+import { parseRenderFile, renderKey } from '../storage/render-key.ts';
+
+export interface CdnRouteDeps {
+  /**
+   * Where renders are stored. Give it a `createCachedBlobStore` in front of the real store so
+   * hot images are served from memory (render keys never change content).
+   */
+  blobStore: BlobStore;
+}
+
+/** A render never changes once stored (its id is new for every render), so caches keep it for a year. */
+export const IMMUTABLE_CACHE_CONTROL = 'public, max-age=31536000, immutable';
+
+interface FileParams {
+  file: string;
+}
+
+function notFound(reply: FastifyReply): AppError {
+  reply.header('cache-control', 'no-store');
+  return new AppError('not_found', 'Image not found');
+}
+
+/**
+ * Whether an `If-None-Match` header matches the etag: `*`, or any listed tag by the weak
+ * comparison RFC 9110 prescribes for this header (a `W/` prefix is ignored).
+ */
+export function ifNoneMatchMatches(header: string | undefined, quotedEtag: string): boolean {
+  if (header === undefined) return false;
+  for (const raw of header.split(',')) {
+    const tag = raw.trim();
+    if (tag === '*') return true;
+    if ((tag.startsWith('W/') ? tag.slice(2) : tag) === quotedEtag) return true;
+  }
+  return false;
+}
+
+function validators(reply: FastifyReply, meta: BlobMeta): string {
+  const etag = `"${meta.etag}"`;
+  reply.headers({
+    etag,
+    'cache-control': IMMUTABLE_CACHE_CONTROL,
+    'x-content-type-options': 'nosniff',
+    'cross-origin-resource-policy': 'cross-origin',
+  });
+  return etag;
+}
+
+/**
+ * `GET` and `HEAD /cdn/r/{id}.{ext}`: the stored bytes of a render, public and immutable, with
+ * `ETag` and `If-None-Match` (304). Names that are not a render file name (`cap_` + 26 Crockford
+ * characters, png/webp/jpg) and missing renders are the same 404 `not_found`. No database lookup:
+ * the file name is the storage key (`renderKey`), which keeps this path to one store read.
+ */
+export function registerCdnRoutes(app: FastifyInstance, deps: CdnRouteDeps): void {
+  const { blobStore } = deps;
+  const options = { schema: { hide: true } };
+
+  app.get<{ Params: FileParams }>(
+    '/cdn/r/:file',
+    { ...options, exposeHeadRoute: false },
+    async (request: FastifyRequest<{ Params: FileParams }>, reply: FastifyReply) => {
+      const parsed = parseRenderFile(request.params.file);
+      if (parsed === null) throw notFound(reply);
+      const blob = await blobStore.get(renderKey(parsed.id, parsed.ext));
+      if (blob === null) throw notFound(reply);
+      const etag = validators(reply, blob);
+      if (ifNoneMatchMatches(request.headers['if-none-match'], etag)) return reply.code(304).send();
+      return reply.headers({ 'content-type': blob.contentType, 'content-length': blob.size }).send(blob.data);
+    },
+  );
+
+  app.head<{ Params: FileParams }>(
+    '/cdn/r/:file',
+    options,
+    async (request: FastifyRequest<{ Params: FileParams }>, reply: FastifyReply) => {
+      const parsed = parseRenderFile(request.params.file);
+      if (parsed === null) throw notFound(reply);
+      const meta = await blobStore.head(renderKey(parsed.id, parsed.ext));
+      if (meta === null) throw notFound(reply);
+      const etag = validators(reply, meta);
+      if (ifNoneMatchMatches(request.headers['if-none-match'], etag)) return reply.code(304).send();
+      return reply.headers({ 'content-type': meta.contentType, 'content-length': meta.size }).send();
+    },
+  );
+}

@@ -1,0 +1,96 @@
+import type { CaptureRequest, CaptureResult, Job, JobAccepted } from '@vitrine/contract';
+import type { Principal } from '../auth/authenticate.ts';
+import type { Reservation } from '../billing/credits.ts';
+import { type Clock, isoNow } from '../clock.ts';
+import type { JobRow, JobsRepository } from '../db/jobs-repository.ts';
+import { notFound } from '../errors/app-error.ts';
+import { newId } from '../ids.ts';
+import type { JobQueue } from '../queue/job-queue.ts';
+
+/** What the capture queue carries: just the id; the job record holds the rest. */
+export interface CaptureJobPayload {
+  jobId: string;
+}
+
+export interface JobServiceDeps {
+  jobs: JobsRepository;
+  queue: JobQueue<CaptureJobPayload>;
+  clock: Clock;
+  /** A queue that refused the job (e.g. Redis down): the job stays pending until `recover`. */
+  onEnqueueError?: (error: unknown, jobId: string) => void;
+}
+
+/** The API shape of a job record (contract.md section 5). */
+export function toJob(row: JobRow): Job {
+  return {
+    id: row.id,
+    status: row.status,
+    result: row.result === null ? null : (JSON.parse(row.result) as CaptureResult),
+    error: row.error,
+    webhook_url: row.webhook_url,
+    webhook_status: row.webhook_status,
+    created_at: row.created_at,
+    completed_at: row.completed_at,
+  };
+}
+
+/** Async captures: accept (record + queue), read back, and re-queue unfinished ones at start. */
+export function createJobService(deps: JobServiceDeps) {
+  const { jobs, queue, clock } = deps;
+
+  /**
+   * Records the job and queues it. `reservation` holds the credits (reserved before, so a 402
+   * comes before any work); the worker commits or refunds it once. The record is durable before
+   * the 202, so a queue failure only delays the job until `recover` runs.
+   */
+  async function enqueue(
+    principal: Principal,
+    request: CaptureRequest,
+    reservation: Reservation,
+    webhookUrl: string | undefined,
+  ): Promise<JobAccepted> {
+    const id = newId('job');
+    await jobs.insert({
+      id,
+      user_id: principal.userId,
+      api_key_id: principal.keyId,
+      api_key_mode: principal.mode,
+      project_id: request.project_id ?? principal.signedProjectId ?? null,
+      status: 'pending',
+      request: JSON.stringify(request),
+      result: null,
+      error: null,
+      webhook_url: webhookUrl ?? null,
+      webhook_status: null,
+      reservation_id: reservation.id,
+      reservation_amount: reservation.amount,
+      capture_id: newId('capture'),
+      created_at: isoNow(clock),
+      completed_at: null,
+    });
+    try {
+      await queue.enqueue(id, { jobId: id });
+    } catch (error) {
+      deps.onEnqueueError?.(error, id);
+    }
+    return { job_id: id as JobAccepted['job_id'], status: 'pending' };
+  }
+
+  /** A job of this account; 404 for unknown ids and other accounts' jobs alike. */
+  async function get(userId: string, id: string): Promise<Job> {
+    const row = await jobs.find(userId, id);
+    if (!row) throw notFound(`Job ${id}`);
+    return toJob(row);
+  }
+
+  /** Queues every pending job again (idempotent: queued ones are left alone). Run at start. */
+  async function recover(batch = 1000): Promise<number> {
+    const ids = await jobs.pendingIds(batch);
+    for (const id of ids) await queue.enqueue(id, { jobId: id });
+    return ids.length;
+  }
+
+  return { enqueue, get, recover };
+}
+
+export type JobService = ReturnType<typeof createJobService>;

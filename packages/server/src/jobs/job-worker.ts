@@ -1,0 +1,149 @@
+import type { CaptureRequest, CaptureResult, WebhookPayload } from '@vitrine/contract';
+import type { Principal } from '../auth/authenticate.ts';
+import type { Credits, Reservation } from '../billing/credits.ts';
+import { type Clock, isoNow } from '../clock.ts';
+import type { JobOutcome, JobRow, JobsRepository, WebhookDeliveryRow } from '../db/jobs-repository.ts';
+import { AppError } from '../errors/app-error.ts';
+import type { JobHandler } from '../queue/job-consumer.ts';
+import type { JobLease, JobQueue } from '../queue/job-queue.ts';
+import type { CaptureJobPayload } from './job-service.ts';
+import type { WebhookJobPayload } from './webhook-delivery.ts';
+
+/** Everything the render of one job needs; `render` must run the same path as sync captures. */
+export interface JobRenderInput {
+  jobId: string;
+  principal: Principal;
+  projectId: string | null;
+  /** The validated capture body as accepted at enqueue. */
+  request: CaptureRequest;
+  /** Fixed at enqueue: pass to the render service so a re-delivered job never renders twice. */
+  captureId: string;
+  /** The credits reserved at enqueue: pass to the render service, which commits them on success. */
+  reservation: Reservation;
+}
+
+export type RenderJob = (input: JobRenderInput, signal: AbortSignal) => Promise<CaptureResult>;
+
+export interface JobWorkerDeps {
+  jobs: JobsRepository;
+  credits: Pick<Credits, 'resume'>;
+  render: RenderJob;
+  webhooks: JobQueue<WebhookJobPayload>;
+  clock: Clock;
+}
+
+const GENERIC_FAILURE = 'The capture could not be completed';
+const GAVE_UP = 'The capture could not be completed: its workers stopped repeatedly';
+
+/** The outbox id of a job's event: one per job, stable across retries (`webhook-id`). */
+export function webhookIdOf(jobId: string): string {
+  return `msg_${jobId.replace(/^job_/, '')}`;
+}
+
+/** Infrastructure trouble worth another attempt; page and validation failures are final. */
+export function isRetryableRenderError(error: unknown): boolean {
+  if (!(error instanceof AppError)) return true;
+  return error.code === 'overloaded' || error.code === 'internal_error';
+}
+
+function publicMessage(error: unknown): string {
+  return error instanceof AppError && error.code !== 'internal_error' ? error.message : GENERIC_FAILURE;
+}
+
+function principalOf(row: JobRow): Principal {
+  return { userId: row.user_id, keyId: row.api_key_id, mode: row.api_key_mode, scopes: [] };
+}
+
+/**
+ * The capture queue's handler: load the job, render it with the reservation made at enqueue,
+ * record the result or the error, and put the webhook event in the outbox in the same
+ * transaction. Idempotent: a job already finished is skipped (its webhook re-queued), and a
+ * re-delivered job finds the capture an earlier attempt stored. Credits: committed by the render
+ * service on success, refunded here when the job fails for good; the ledger settles each
+ * reservation once, so a re-delivery can never charge twice.
+ */
+export function createJobWorker(deps: JobWorkerDeps) {
+  const { jobs, clock } = deps;
+
+  async function queueWebhook(row: JobRow): Promise<void> {
+    const deliveryId = webhookIdOf(row.id);
+    await deps.webhooks.enqueue(deliveryId, { deliveryId });
+  }
+
+  async function finish(row: JobRow, outcome: JobOutcome): Promise<void> {
+    let delivery: WebhookDeliveryRow | undefined;
+    if (row.webhook_url !== null) {
+      const body: WebhookPayload =
+        outcome.status === 'completed'
+          ? {
+              job_id: row.id as WebhookPayload['job_id'],
+              status: 'completed',
+              result: JSON.parse(outcome.result),
+            }
+          : { job_id: row.id as WebhookPayload['job_id'], status: 'failed', error: outcome.error };
+      delivery = {
+        id: webhookIdOf(row.id),
+        job_id: row.id,
+        user_id: row.user_id,
+        project_id: row.project_id,
+        url: row.webhook_url,
+        body: JSON.stringify(body),
+        status: 'pending',
+        attempts: 0,
+        last_status_code: null,
+        last_error: null,
+        created_at: outcome.completedAt,
+        updated_at: outcome.completedAt,
+        finished_at: null,
+      };
+    }
+    const finished = await jobs.finish(row.id, outcome, delivery);
+    if (finished && delivery) await queueWebhook(row);
+  }
+
+  async function fail(row: JobRow, reservation: Reservation, message: string): Promise<void> {
+    await reservation.refund();
+    await finish(row, { status: 'failed', error: message, completedAt: isoNow(clock) });
+  }
+
+  const handle: JobHandler<CaptureJobPayload> = async (lease, signal) => {
+    const row = await jobs.findById(lease.payload.jobId);
+    if (!row) return;
+    if (row.status !== 'pending') {
+      if (row.webhook_status === 'pending') await queueWebhook(row);
+      return;
+    }
+    const reservation = deps.credits.resume(row.reservation_id, row.reservation_amount);
+    let result: CaptureResult;
+    try {
+      result = await deps.render(
+        {
+          jobId: row.id,
+          principal: principalOf(row),
+          projectId: row.project_id,
+          request: JSON.parse(row.request) as CaptureRequest,
+          captureId: row.capture_id,
+          reservation,
+        },
+        signal,
+      );
+    } catch (error) {
+      if (signal.aborted) throw error;
+      if (isRetryableRenderError(error) && lease.attempt < lease.maxAttempts) throw error;
+      await fail(row, reservation, publicMessage(error));
+      return;
+    }
+    await finish(row, { status: 'completed', result: JSON.stringify(result), completedAt: isoNow(clock) });
+  };
+
+  /** A job whose workers kept dying: fails it for good and refunds its credits. */
+  async function onExhausted(lease: JobLease<CaptureJobPayload>): Promise<void> {
+    const row = await jobs.findById(lease.payload.jobId);
+    if (row?.status !== 'pending') return;
+    await fail(row, deps.credits.resume(row.reservation_id, row.reservation_amount), GAVE_UP);
+  }
+
+  return { handle, onExhausted };
+}
+
+export type JobWorker = ReturnType<typeof createJobWorker>;

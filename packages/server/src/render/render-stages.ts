@@ -1,0 +1,46 @@
+import type { BrowserPool } from '../capture/browser-pool.ts';
+import { capturePage, type PageCaptureSettings } from '../capture/capture-page.ts';
+import { encodeImage } from '../encode/encode-image.ts';
+import type { BlobStore } from '../storage/blob-store.ts';
+import { renderKey } from '../storage/render-key.ts';
+import type { RenderStages } from './run-render.ts';
+
+/**
+ * The concrete stages of the pipeline: Chromium through the pool, sharp, the blob store.
+ * `output.width/height` are CSS pixels like every other size, so the encoded image is
+ * `width x dpr` pixels wide (the composed canvas already is; an unstyled capture is resized once,
+ * keeping the top of the page).
+ */
+export function createRenderStages(deps: {
+  pool: BrowserPool;
+  captureSettings: PageCaptureSettings;
+  blobStore: BlobStore;
+}): RenderStages {
+  return {
+    // Queue wait is measured here, around the pool slot, so every phase of a render is named.
+    capture: (options, signal) => {
+      const queuedAt = performance.now();
+      return deps.pool.run(
+        async (lease) => {
+          const queueWait = Math.round((performance.now() - queuedAt) * 10) / 10;
+          const shot = await capturePage(lease, options, deps.captureSettings);
+          return { ...shot, timings: { queue_wait: queueWait, ...shot.timings } };
+        },
+        { signal },
+      );
+    },
+    encode: (input, output) =>
+      encodeImage(input, {
+        format: output.format,
+        quality: output.quality,
+        width: Buffer.isBuffer(input) && output.width !== undefined ? output.width * output.dpr : undefined,
+        height:
+          Buffer.isBuffer(input) && output.height !== undefined ? output.height * output.dpr : undefined,
+        position: Buffer.isBuffer(input) ? 'top' : 'centre',
+      }),
+    store: async (key, image) => {
+      await deps.blobStore.put(key, image.data, { contentType: image.contentType });
+    },
+    blobKey: renderKey,
+  };
+}

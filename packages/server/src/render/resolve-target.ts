@@ -1,0 +1,120 @@
+import { CAPTURE_LIMITS, type OutputFormat, type RawCaptureRequest } from '@vitrine/contract';
+import type { PageCaptureOptions } from '../capture/page-capture-options.ts';
+import { AppError, invalidParam } from '../errors/app-error.ts';
+
+export const DEFAULT_VIEWPORT = { width: 1440, height: 900 } as const;
+
+/** Output settings after defaults. */
+export interface ResolvedOutput {
+  format: OutputFormat;
+  width: number | undefined;
+  height: number | undefined;
+  quality: number | undefined;
+  dpr: 1 | 2 | 3;
+}
+
+/** The URL to capture: `url` or its alias `site`, a bare host getting `https://`. */
+export function targetUrlOf(request: { url?: string; site?: string }): string {
+  const raw = (request.url ?? request.site)?.trim();
+  if (!raw) {
+    throw new AppError('invalid_params', 'Missing required field: url (or site)', {
+      details: { issues: [{ path: 'url', message: 'Missing required field: url (or site)' }] },
+    });
+  }
+  if (request.url !== undefined && request.site !== undefined && request.url !== request.site) {
+    throw invalidParam('site', 'Give either url or site (its alias), not both with different values');
+  }
+  return /^[a-z][a-z0-9+.-]*:/i.test(raw) && !/^[^:/]+:\d+(\/|$)/.test(raw) ? raw : `https://${raw}`;
+}
+
+export function resolveOutput(output: RawCaptureRequest['output']): ResolvedOutput {
+  return {
+    format: output?.format ?? 'png',
+    width: output?.width,
+    height: output?.height,
+    quality: output?.quality,
+    dpr: output?.dpr ?? 1,
+  };
+}
+
+/** Fields that need a later capability; refused clearly rather than ignored. */
+function refuseUnsupported(request: RawCaptureRequest): void {
+  if (request.element !== undefined) {
+    throw invalidParam(
+      'element',
+      'Plain-language element resolution is not available on this server yet; use `selector` with a CSS selector',
+    );
+  }
+  if (request.auth_profile_id !== undefined) {
+    throw invalidParam('auth_profile_id', 'Auth profiles are not available on this server yet');
+  }
+}
+
+/**
+ * Resolves the "Target and browser" fields into what the capture stage needs. For an unstyled
+ * capture `output.dpr` is the capture's device scale factor unless `capture_dpr` is given, so
+ * the pixels are real, never upscaled.
+ */
+/** A device's own capture settings, used when the request gives no viewport. */
+export interface DeviceDefaults {
+  viewport: { width: number; height: number };
+  dpr: number;
+  userAgent: string | undefined;
+  isMobile: boolean;
+  hasTouch: boolean;
+}
+
+export function resolvePageCapture(
+  request: RawCaptureRequest,
+  url: string,
+  output: ResolvedOutput,
+  device?: DeviceDefaults,
+): PageCaptureOptions {
+  refuseUnsupported(request);
+  if (request.selector !== undefined && request.full_page) {
+    throw invalidParam(
+      'full_page',
+      'full_page and selector cannot be combined: a selector captures one element',
+    );
+  }
+  const block = request.block ?? [];
+  // With a device and no viewport, the device's viewport, DPR, user agent, mobile and touch
+  // apply (contract.md section 4); every field the request gives explicitly still wins.
+  const preset = request.viewport === undefined ? device : undefined;
+  return {
+    url,
+    viewport: request.viewport ?? preset?.viewport ?? { ...DEFAULT_VIEWPORT },
+    deviceScaleFactor: request.capture_dpr ?? preset?.dpr ?? output.dpr,
+    userAgent: request.user_agent ?? preset?.userAgent,
+    isMobile: request.emulate_mobile ?? preset?.isMobile ?? false,
+    hasTouch: request.emulate_touch ?? request.emulate_mobile ?? preset?.hasTouch ?? false,
+    waitFor: request.wait_for,
+    block,
+    injectCss: request.inject_css,
+    darkMode: request.dark_mode ?? false,
+    fullPage: request.full_page ?? false,
+    hideSelectors: request.hide_selectors ?? [],
+    selector: request.selector,
+  };
+}
+
+/** What `resolved_params` shows for an unstyled capture, and what its cache key hashes. */
+export function rawResolvedParams(page: PageCaptureOptions, output: ResolvedOutput): Record<string, unknown> {
+  return {
+    url: page.url,
+    viewport: page.viewport,
+    capture_dpr: page.deviceScaleFactor,
+    user_agent: page.userAgent ?? null,
+    emulate_mobile: page.isMobile,
+    emulate_touch: page.hasTouch,
+    wait_for: page.waitFor ?? null,
+    block: page.block,
+    inject_css: page.injectCss ?? null,
+    dark_mode: page.darkMode,
+    full_page: page.fullPage,
+    full_page_max_height: CAPTURE_LIMITS.fullPageMaxCssPx,
+    hide_selectors: page.hideSelectors,
+    selector: page.selector ?? null,
+    output,
+  };
+}

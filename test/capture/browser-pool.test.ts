@@ -1,0 +1,203 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BrowserPool } from '../../packages/server/src/capture/browser-pool.ts';
+import { capture } from '../../packages/server/src/capture/capture-page.ts';
+import { AppError } from '../../packages/server/src/errors/app-error.ts';
+import { type RunningServer, startFixtureServer } from '../helpers/fixture-server.ts';
+import { pageOptions, testPool } from './capture-test-kit.ts';
+
+let server: RunningServer;
+const settings = { navigationTimeoutMs: 10_000 };
+
+function simple(): string {
+  return `${server.origin}/capture/simple.html`;
+}
+
+async function failure(promise: Promise<unknown>): Promise<AppError> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(AppError);
+  return error as AppError;
+}
+
+function waitFor(check: () => boolean, what: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const started = Date.now();
+    const tick = () => {
+      if (check()) resolve();
+      else if (Date.now() - started > 20_000) reject(new Error(`timed out waiting for ${what}`));
+      else setTimeout(tick, 20);
+    };
+    tick();
+  });
+}
+
+async function withPool(pool: BrowserPool, body: (pool: BrowserPool) => Promise<void>): Promise<void> {
+  try {
+    await body(pool);
+  } finally {
+    await pool.close();
+  }
+}
+
+beforeAll(async () => {
+  server = await startFixtureServer();
+  server.route('/hang', () => undefined);
+});
+
+afterAll(async () => {
+  await server?.close();
+});
+
+describe('browser pool', () => {
+  it('runs 20 captures with concurrency 2, never more than 2 at once, and refuses past the queue limit', async () => {
+    await withPool(testPool({ concurrency: 2, queueLimit: 18 }), async (pool) => {
+      let open = 0;
+      let maxOpen = 0;
+      let maxInFlight = 0;
+      const runs = Array.from({ length: 20 }, () =>
+        pool.run(async (lease) => {
+          open += 1;
+          maxOpen = Math.max(maxOpen, open);
+          maxInFlight = Math.max(maxInFlight, pool.stats().inFlight);
+          try {
+            await lease.page.goto(simple());
+            return lease.page.url();
+          } finally {
+            open -= 1;
+          }
+        }),
+      );
+      const refused = await failure(pool.run(async () => 'too many'));
+      expect(refused.code).toBe('overloaded');
+      expect(refused.status).toBe(503);
+      expect(refused.retryAfter).toBeGreaterThanOrEqual(1);
+      expect(pool.stats().queued).toBe(18);
+      const results = await Promise.all(runs);
+      expect(results).toHaveLength(20);
+      expect(maxOpen).toBe(2);
+      expect(maxInFlight).toBeLessThanOrEqual(2);
+      expect(pool.stats()).toMatchObject({ inFlight: 0, queued: 0, launches: 1, captures: 21 - 1 });
+    });
+  });
+
+  it('fails only the capture in flight when Chromium is killed with SIGKILL, then relaunches', async () => {
+    await withPool(testPool(), async (pool) => {
+      await capture(pool, pageOptions(simple()), settings);
+      const pid = pool.stats().browserPid;
+      expect(pid).toBeTypeOf('number');
+      const hits = server.hits.length;
+      const inFlight = capture(pool, pageOptions(`${server.origin}/hang`), settings);
+      await waitFor(() => server.hits.slice(hits).includes('/hang'), 'the hanging request');
+      process.kill(pid as number, 'SIGKILL');
+      const error = await failure(inFlight);
+      expect(error.status).toBe(422);
+      expect(error.details).toMatchObject({ reason: 'render_failed' });
+      const next = await capture(pool, pageOptions(simple()), settings);
+      expect(next.width).toBe(800);
+      expect(pool.stats().launches).toBe(2);
+      expect(pool.stats().browserPid).not.toBe(pid);
+    });
+  });
+
+  it('tears down at the deadline, killing a browser whose close hangs', async () => {
+    await withPool(testPool({ closeTimeoutMs: 500 }), async (pool) => {
+      await capture(pool, pageOptions(simple()), settings);
+      const soft = await failure(pool.run(() => new Promise(() => undefined), { deadlineMs: 500 }));
+      expect(soft.details).toMatchObject({ reason: 'render_failed', deadline_ms: 500 });
+      expect(pool.stats().launches).toBe(1);
+      const pid = pool.stats().browserPid as number;
+      const hard = await failure(
+        pool.run(
+          async () => {
+            process.kill(pid, 'SIGSTOP');
+            await new Promise(() => undefined);
+          },
+          { deadlineMs: 500 },
+        ),
+      );
+      expect(hard.details).toMatchObject({ reason: 'render_failed' });
+      await waitFor(() => {
+        try {
+          process.kill(pid, 0);
+          return false;
+        } catch {
+          return true;
+        }
+      }, 'the stopped browser to be killed');
+      const next = await capture(pool, pageOptions(simple()), settings);
+      expect(next.height).toBe(600);
+      expect(pool.stats().launches).toBe(2);
+    });
+  });
+
+  it('turns a page crash into render_failed and keeps the browser', async () => {
+    await withPool(testPool(), async (pool) => {
+      const error = await failure(
+        pool.run(async (lease) => {
+          await lease.page.goto(simple());
+          await lease.cdp.send('Page.crash').catch(() => undefined);
+          await new Promise(() => undefined);
+        }),
+      );
+      expect(error.details).toMatchObject({ reason: 'render_failed' });
+      expect(error.message).toContain('crashed');
+      await capture(pool, pageOptions(simple()), settings);
+      expect(pool.stats().launches).toBe(1);
+    });
+  });
+
+  it('recycles the browser after N captures', async () => {
+    await withPool(testPool({ recycleAfter: 2 }), async (pool) => {
+      for (let i = 0; i < 3; i += 1) await capture(pool, pageOptions(simple()), settings);
+      expect(pool.stats().launches).toBe(2);
+      expect(pool.stats().captures).toBe(3);
+    });
+  });
+
+  it('gives each capture a fresh context and closes popups', async () => {
+    await withPool(testPool(), async (pool) => {
+      const first = await pool.run(async (lease) => {
+        await lease.page.goto(simple());
+        await lease.page.evaluate(() => {
+          localStorage.setItem('seen', 'yes');
+          window.open('about:blank');
+        });
+        await waitFor(() => lease.context.pages().length === 1, 'the popup to close');
+        return lease.page.evaluate(() => localStorage.getItem('seen'));
+      });
+      expect(first).toBe('yes');
+      const second = await pool.run(async (lease) => {
+        await lease.page.goto(simple());
+        return lease.page.evaluate(() => localStorage.getItem('seen'));
+      });
+      expect(second).toBeNull();
+    });
+  });
+
+  it('closes gracefully: in-flight work finishes, new work is refused', async () => {
+    const pool = testPool();
+    const slow = pool.run(async (lease) => {
+      await lease.page.goto(simple());
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      return 'done';
+    });
+    await waitFor(() => pool.stats().inFlight === 1, 'the capture to start');
+    const closing = pool.close(10_000);
+    const refused = await failure(pool.run(async () => 'late'));
+    expect(refused.code).toBe('overloaded');
+    expect(await slow).toBe('done');
+    await closing;
+  });
+
+  it('passes the caller signal through', async () => {
+    await withPool(testPool(), async (pool) => {
+      const controller = new AbortController();
+      const run = pool.run(() => new Promise(() => undefined), { signal: controller.signal });
+      await waitFor(() => pool.stats().inFlight === 1, 'the capture to start');
+      controller.abort(new Error('client went away'));
+      await expect(run).rejects.toThrow('client went away');
+    });
+  });
+});

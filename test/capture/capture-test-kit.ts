@@ -1,0 +1,67 @@
+import os from 'node:os';
+import sharp from 'sharp';
+import {
+  type BrowserPool,
+  type BrowserPoolOptions,
+  createBrowserPool,
+} from '../../packages/server/src/capture/browser-pool.ts';
+import type { PageCaptureOptions } from '../../packages/server/src/capture/page-capture-options.ts';
+
+/** A pool on Debian's Chromium without the egress proxy (the SSRF suite covers proxying). */
+export function testPool(overrides: Partial<BrowserPoolOptions> = {}): BrowserPool {
+  return createBrowserPool({
+    executablePath: '/usr/bin/chromium',
+    concurrency: Math.min(2, os.availableParallelism()),
+    queueLimit: 32,
+    recycleAfter: 200,
+    captureTimeoutMs: 30_000,
+    ...overrides,
+  });
+}
+
+export function pageOptions(url: string, overrides: Partial<PageCaptureOptions> = {}): PageCaptureOptions {
+  return {
+    url,
+    viewport: { width: 800, height: 600 },
+    deviceScaleFactor: 1,
+    userAgent: undefined,
+    isMobile: false,
+    hasTouch: false,
+    waitFor: undefined,
+    block: [],
+    injectCss: undefined,
+    darkMode: false,
+    fullPage: false,
+    hideSelectors: [],
+    selector: undefined,
+    ...overrides,
+  };
+}
+
+export interface Pixels {
+  width: number;
+  height: number;
+  at(x: number, y: number): [number, number, number];
+}
+
+/** Decodes a PNG to RGB for pixel checks. */
+export async function decode(png: Buffer): Promise<Pixels> {
+  const { data, info } = await sharp(png).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  return {
+    width: info.width,
+    height: info.height,
+    at(x, y) {
+      const i = (y * info.width + x) * info.channels;
+      return [data[i] ?? 0, data[i + 1] ?? 0, data[i + 2] ?? 0];
+    },
+  };
+}
+
+/** Whether a pixel is close to a colour (PNG from CDP is lossless; tolerance covers anti-aliasing). */
+export function near(
+  actual: [number, number, number],
+  expected: [number, number, number],
+  tolerance = 12,
+): boolean {
+  return actual.every((v, i) => Math.abs(v - (expected[i] ?? 0)) <= tolerance);
+}

@@ -1,0 +1,96 @@
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const run = promisify(execFile);
+const BIN = path.resolve(import.meta.dirname, '../../bin/vitrine');
+
+describe('bin/vitrine admin and serve', () => {
+  let dataDir: string;
+  let env: NodeJS.ProcessEnv;
+
+  beforeAll(() => {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vitrine-cli-'));
+    env = { ...process.env, VITRINE_DATA_DIR: dataDir, VITRINE_LOG_LEVEL: 'warn' };
+  });
+  afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+
+  const admin = (...args: string[]) => run(BIN, ['admin', ...args], { env });
+
+  it('creates users and keys, lists, sets credits and revokes, on the same data as the server', async () => {
+    const user = await admin('create-user', '--email', 'Ada@Example.com', '--password', 'long enough');
+    expect(user.stdout).toMatch(/Created user usr_[0-9A-Z]{26} <ada@example.com>/);
+
+    const created = await admin(
+      'create-key',
+      '--email',
+      'ada@example.com',
+      '--scopes',
+      'capture,usage',
+      '--credits',
+      '25',
+    );
+    const lines = created.stdout.trim().split('\n');
+    const key = lines[lines.length - 1]!;
+    expect(key).toMatch(/^vt_live_[0-9A-Za-z]{38}$/);
+
+    const testKey = (await admin('create-key', '--email', 'new@example.com', '--test')).stdout
+      .trim()
+      .split('\n')
+      .pop();
+    expect(testKey).toMatch(/^vt_test_/);
+
+    const listed = await admin('list-keys', '--email', 'ada@example.com');
+    expect(listed.stdout).toContain('capture,usage');
+    expect(listed.stdout).toContain('active');
+    expect(listed.stdout).not.toContain(key);
+    const keyId = /key_[0-9A-Z]{26}/.exec(listed.stdout)![0];
+
+    const credits = await admin('set-credits', '--email', 'ada@example.com', '--credits', '7');
+    expect(credits.stdout).toContain('7 credits (monthly 25)');
+
+    await expect(
+      admin('create-key', '--email', 'ada@example.com', '--scopes', 'capture,teleport'),
+    ).rejects.toMatchObject({
+      stderr: expect.stringContaining('Unknown scope teleport. Must be any of: capture, raw'),
+    });
+
+    expect((await admin('revoke-key', keyId)).stdout).toContain(`Revoked ${keyId}`);
+    await expect(admin('revoke-key', keyId)).rejects.toMatchObject({
+      stderr: expect.stringContaining('No active key'),
+    });
+  });
+
+  it('refuses to start with an invalid variable, naming it', async () => {
+    await expect(run(BIN, ['serve'], { env: { ...env, VITRINE_PORT: 'abc' } })).rejects.toMatchObject({
+      stderr: expect.stringContaining('VITRINE_PORT: expected an integer'),
+    });
+  });
+
+  it('serve starts, prints the URL and how to get a key, answers /healthz, and stops on SIGTERM', async () => {
+    const child: ChildProcess = spawn(BIN, ['serve'], { env: { ...env, VITRINE_PORT: '0' } });
+    try {
+      const banner = await new Promise<string>((resolve, reject) => {
+        let text = '';
+        child.stderr!.on('data', (chunk: Buffer) => {
+          text += chunk.toString();
+          if (text.includes('Stop: Ctrl+C')) resolve(text);
+        });
+        child.on('exit', (code) => reject(new Error(`exited ${code}: ${text}`)));
+      });
+      const url = /running at (http:\/\/127\.0\.0\.1:\d+)/.exec(banner)![1]!;
+      expect(banner).toContain('bin/vitrine admin create-key --email');
+      expect(banner).toContain(`${url}/docs`);
+      const health = await fetch(`${url}/healthz`);
+      expect(await health.json()).toEqual({ status: 'ok' });
+      const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL');
+    }
+  });
+});

@@ -1,0 +1,56 @@
+import { afterAll, beforeAll } from 'vitest';
+import type { BrowserPool } from '../../packages/server/src/capture/browser-pool.ts';
+import { renderInBrowser } from '../../packages/server/src/compose/renderers/browser.ts';
+import {
+  type BrowserFonts,
+  loadBrowserFonts,
+} from '../../packages/server/src/compose/renderers/browser-fonts.ts';
+import { type RawInput, renderRaster } from '../../packages/server/src/compose/renderers/raster.ts';
+import { resolveStyle, type StyleRequest } from '../../packages/server/src/compose/resolve-style.ts';
+import { buildScene, type ScreenshotInfo } from '../../packages/server/src/compose/scene.ts';
+import type { RawImage } from '../../packages/server/src/image/raw-image.ts';
+import { testPool } from '../capture/capture-test-kit.ts';
+import { type RasterKit, useRasterKit } from './raster-kit.ts';
+
+export interface ParityKit extends RasterKit {
+  /** The same scene drawn by both compose modes. */
+  both(
+    request: StyleRequest,
+    options?: { mode?: 'composite' | 'inline'; input?: RawInput; info?: Partial<ScreenshotInfo> },
+  ): Promise<{ raster: RawImage; browser: RawImage }>;
+}
+
+/**
+ * The shared set-up of the parity tests: the raster kit plus a one-page browser pool and the
+ * browser fonts, opened in the calling describe block and closed after it.
+ */
+export function useParityKit(): ParityKit {
+  const raster = useRasterKit();
+  let pool: BrowserPool | undefined;
+  let browserFonts: BrowserFonts;
+  beforeAll(async () => {
+    pool = testPool({ concurrency: 1 });
+    browserFonts = await loadBrowserFonts();
+  });
+  afterAll(async () => {
+    await pool?.close();
+  });
+  const kit = raster as ParityKit;
+  kit.both = async (request, { mode = 'composite', input = raster.shot, info = {} } = {}) => {
+    const scene = buildScene(
+      resolveStyle(request),
+      { ...input, ...info },
+      { measurer: raster.fonts.measurer },
+    );
+    const [r, b] = await Promise.all([
+      renderRaster(scene, input, { fonts: raster.fonts, cache: raster.cache }),
+      renderInBrowser(scene, input, {
+        withPage: (fn) => pool!.run((lease) => fn(lease.page, lease.cdp)),
+        fonts: browserFonts,
+        screenshotMode: mode,
+      }),
+    ]);
+    return { raster: r, browser: b };
+  };
+  return kit;
+}

@@ -1,0 +1,80 @@
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+
+export const FIXTURE_HOST = '127.0.0.2';
+export const CANARY_HOST = '127.0.0.1';
+export const FIXTURE_PAGES_DIR = path.resolve(import.meta.dirname, '../fixtures/pages');
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.css': 'text/css',
+  '.js': 'text/javascript',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.svg': 'image/svg+xml',
+  '.woff2': 'font/woff2',
+  '.woff': 'font/woff',
+  '.json': 'application/json',
+};
+
+export type RouteHandler = (req: http.IncomingMessage, res: http.ServerResponse) => void;
+
+export interface RunningServer {
+  host: string;
+  port: number;
+  origin: string;
+  /** Requests received, by path (the canary's must stay empty in SSRF tests). */
+  hits: string[];
+  route(pathname: string, handler: RouteHandler): void;
+  close(): Promise<void>;
+}
+
+/**
+ * A static server for fixture pages (default 127.0.0.2, which tests allow as a target), with
+ * programmable routes for redirects and slow or broken responses.
+ */
+export async function startFixtureServer(
+  options: { host?: string; root?: string; port?: number } = {},
+): Promise<RunningServer> {
+  const host = options.host ?? FIXTURE_HOST;
+  const root = options.root ?? FIXTURE_PAGES_DIR;
+  const routes = new Map<string, RouteHandler>();
+  const hits: string[] = [];
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://fixture');
+    hits.push(url.pathname + url.search);
+    const custom = routes.get(url.pathname);
+    if (custom) return custom(req, res);
+    const file = path.join(
+      root,
+      path.normalize(decodeURIComponent(url.pathname)).replace(/^(\.\.[/\\])+/, ''),
+    );
+    if (!file.startsWith(root) || !fs.existsSync(file) || fs.statSync(file).isDirectory()) {
+      res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+      return;
+    }
+    res.writeHead(200, { 'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream' });
+    fs.createReadStream(file).pipe(res);
+  });
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, host, resolve));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    host,
+    port,
+    origin: `http://${host}:${port}`,
+    hits,
+    route: (pathname, handler) => routes.set(pathname, handler),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** The canary on 127.0.0.1: any hit means a guard let a request through. */
+export function startCanary(): Promise<RunningServer> {
+  return startFixtureServer({ host: CANARY_HOST, root: path.join(FIXTURE_PAGES_DIR, '__canary_empty__') });
+}

@@ -1,0 +1,68 @@
+import { validate } from '@readme/openapi-parser';
+import { ROUTES, type RouteDefinition } from '@vitrine/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../helpers/test-app.ts';
+
+describe('health, metrics, OpenAPI and the reference page', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp('sqlite');
+  });
+  afterAll(() => t.close());
+
+  it('answers /healthz and /readyz', async () => {
+    expect((await t.request('GET', '/healthz')).json).toEqual({ status: 'ok' });
+    const ready = await t.request('GET', '/readyz');
+    expect(ready.status).toBe(200);
+    expect(ready.json).toEqual({ status: 'ready', checks: { database: 'ok' } });
+  });
+
+  it('exposes request duration histograms by route in Prometheus text', async () => {
+    const key = await t.createKey();
+    await t.request('GET', '/v1/usage', { key: key.key });
+    const metrics = await t.request('GET', '/metrics');
+    expect(metrics.headers.get('content-type')).toContain('text/plain');
+    expect(metrics.text).toMatch(
+      /vitrine_http_request_duration_seconds_bucket\{le="[^"]+",method="GET",route="\/v1\/usage",status_code="200"\}/,
+    );
+    expect(metrics.text).toContain('vitrine_process_resident_memory_bytes');
+  });
+
+  it('serves a valid OpenAPI 3.1 document listing every route with schemas and errors', async () => {
+    const res = await t.request('GET', '/v1/openapi.json');
+    expect(res.status).toBe(200);
+    const doc = res.json;
+    expect(doc.openapi).toBe('3.1.0');
+    const result = await validate(structuredClone(doc));
+    expect(result.valid, JSON.stringify(result, null, 2)).toBe(true);
+
+    for (const route of Object.values(ROUTES) as RouteDefinition[]) {
+      const path = route.path.replace(/:(\w+)/g, '{$1}');
+      const op = doc.paths[path]?.[route.method.toLowerCase()];
+      expect(op, `${route.method} ${path}`).toBeDefined();
+      expect(op.operationId).toBe(route.operationId);
+      expect(op.responses[String(route.success.status)]).toBeDefined();
+      expect(op.responses['401']).toBeDefined();
+      expect(op.responses['429']).toBeDefined();
+      if (route.body) expect(op.requestBody?.content?.['application/json']?.schema).toBeDefined();
+      if (route.access.kind === 'scope') expect(op.security).toEqual([{ bearerAuth: [] }]);
+      for (const code of route.errors) {
+        const status = { invalid_params: '400', not_found: '404', conflict: '409' }[code as string];
+        if (status) expect(op.responses[status], `${route.operationId} ${code}`).toBeDefined();
+      }
+    }
+    expect(doc.paths['/healthz']).toBeUndefined();
+  });
+
+  it('renders a readable, script-free API reference at /docs', async () => {
+    const res = await t.request('GET', '/docs');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toContain('text/html');
+    expect(res.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+    expect(res.text).not.toContain('<script');
+    for (const route of Object.values(ROUTES)) {
+      expect(res.text).toContain(route.path.replace(/:(\w+)/g, '{$1}'));
+    }
+    expect(res.text).toContain('start_brand_extract');
+  });
+});

@@ -1,0 +1,23 @@
+import net from 'node:net';
+import { describe, expect, it } from 'vitest';
+import { startTestApp } from '../helpers/test-app.ts';
+
+describe('graceful shutdown', () => {
+  it('does not wait for a client that stalls mid-request', async () => {
+    const t = await startTestApp('sqlite');
+    const key = await t.createKey();
+    // A raw client that promises a body and stops sending: its request stays in flight.
+    const socket = net.connect(t.config.server.port, '127.0.0.1');
+    await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+    socket.write(
+      `POST /v1/projects HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key.key}\r\n` +
+        'Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"name":',
+    );
+    await new Promise((r) => setTimeout(r, 200));
+    const started = Date.now();
+    await t.close();
+    // Bounded by the shutdown grace (10 s), far below the 120 s request timeout it would wait.
+    expect(Date.now() - started).toBeLessThan(20_000);
+    socket.destroy();
+  }, 40_000);
+});

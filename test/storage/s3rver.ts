@@ -1,0 +1,48 @@
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+
+interface S3rverInstance {
+  run(): Promise<{ address: string; port: number }>;
+  close(): Promise<void>;
+}
+type S3rverConstructor = new (options: Record<string, unknown>) => S3rverInstance;
+
+/** A running s3rver: an S3-compatible server on loopback, for the S3 adapter's tests. */
+export interface TestS3Server {
+  endpoint: string;
+  bucket: string;
+  /** Credentials s3rver accepts (its fixed test pair). */
+  credentials: { accessKeyId: string; secretAccessKey: string };
+  close(): Promise<void>;
+}
+
+/**
+ * Starts s3rver (no TypeScript types, hence the typed require) on 127.0.0.1 with a random port,
+ * a temp data directory and one bucket.
+ */
+export async function startS3rver(bucket = 'vitrine-test'): Promise<TestS3Server> {
+  const S3rver = createRequire(import.meta.url)('s3rver') as S3rverConstructor;
+  const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'vitrine-s3rver-'));
+  const server = new S3rver({
+    address: '127.0.0.1',
+    port: 0,
+    silent: true,
+    directory,
+    configureBuckets: [{ name: bucket, configs: [] }],
+  });
+  const { port } = await server.run();
+  return {
+    endpoint: `http://127.0.0.1:${port}`,
+    bucket,
+    credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+    async close() {
+      try {
+        await server.close();
+      } finally {
+        fs.rmSync(directory, { recursive: true, force: true });
+      }
+    },
+  };
+}
