@@ -48,6 +48,13 @@ async function expectCanaryDenials(atLeast = 1): Promise<void> {
   await expect.poll(canaryDenials, { timeout: 15_000 }).toBeGreaterThanOrEqual(atLeast);
 }
 
+/** The attack page's `__result`, polled with room for a loaded CI machine (the default is 1 s). */
+function pollPageResult(target: Page) {
+  return expect.poll(() => target.evaluate(() => (window as unknown as { __result: string }).__result), {
+    timeout: 15_000,
+  });
+}
+
 function attackUrl(attack: string): string {
   const target = encodeURIComponent(canary.origin);
   return `${fixture.origin}/ssrf/attack.html?attack=${attack}&target=${target}`;
@@ -158,9 +165,7 @@ describe('Chromium through the egress proxy', () => {
 
   it('blocks service worker registration', async () => {
     await page.goto(attackUrl('service-worker'));
-    await expect
-      .poll(() => page.evaluate(() => (window as unknown as { __result: string }).__result))
-      .not.toBe('pending');
+    await pollPageResult(page).not.toBe('pending');
     const registrations = await page.evaluate(
       async () => (await navigator.serviceWorker.getRegistrations()).length,
     );
@@ -175,9 +180,7 @@ describe('Chromium through the egress proxy', () => {
       const before = canaryDenials();
       const swPage = await unguarded.newPage();
       await swPage.goto(attackUrl('service-worker'));
-      await expect
-        .poll(() => swPage.evaluate(() => (window as unknown as { __result: string }).__result))
-        .toBe('registered');
+      await pollPageResult(swPage).toBe('registered');
       await expectCanaryDenials(before + 1);
     } finally {
       await unguarded.close();
@@ -187,9 +190,7 @@ describe('Chromium through the egress proxy', () => {
   it('refuses popups opened by a link and by window.open', async () => {
     const before = canaryDenials();
     await page.goto(attackUrl('popup'));
-    await expect
-      .poll(() => page.evaluate(() => (window as unknown as { __result: string }).__result))
-      .toBe('armed');
+    await pollPageResult(page).toBe('armed');
     await page.click('#popup-link');
     await page.click('#popup-button');
     await expectCanaryDenials(before + 2);
