@@ -50,10 +50,11 @@ export async function fakeAppScreenshot(width = 1440, height = 900): Promise<Raw
 }
 
 /**
- * A phone-shaped app screen (status bar, large title, a summary card, a list, a tab bar),
- * drawn at 402 x 874 design units and scaled to `width` x `height`.
+ * A phone-shaped app screen (large title, a summary card, a list, a tab bar) as Safari lays it
+ * out below the status bar (the device frame draws that bar), drawn at 402 x 812 design units
+ * and scaled to `width` x `height`.
  */
-export async function fakeMobileScreenshot(width = 402, height = 874): Promise<RawInput> {
+export async function fakeMobileScreenshot(width = 402, height = 812): Promise<RawInput> {
   const rows = Array.from(
     { length: 6 },
     (_, i) => `<g transform="translate(20,${392 + i * 64})">
@@ -63,10 +64,9 @@ export async function fakeMobileScreenshot(width = 402, height = 874): Promise<R
       <text x="362" y="28" text-anchor="end" font-family="DejaVu Sans" font-weight="bold" font-size="14" fill="#0F172A">$${(128 - i * 17).toFixed(2)}</text>
       <rect x="56" y="58" width="306" height="1" fill="#E2E8F0"/></g>`,
   ).join('');
-  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 402 874" preserveAspectRatio="none">
-    <rect width="402" height="874" fill="#F8FAFC"/>
-    <text x="36" y="38" font-family="DejaVu Sans" font-weight="bold" font-size="16" fill="#0F172A">9:41</text>
-    <rect x="338" y="27" width="26" height="12" rx="3" fill="none" stroke="#0F172A"/><rect x="340" y="29" width="19" height="8" rx="1.5" fill="#0F172A"/>
+  // The layout was drawn for the full 874-unit screen; the page starts 62 units down, below the bar.
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 402 812" preserveAspectRatio="none">
+    <rect width="402" height="812" fill="#F8FAFC"/><g transform="translate(0,-62)">
     <text x="20" y="112" font-family="DejaVu Sans" font-weight="bold" font-size="32" fill="#0F172A">Wallet</text>
     <circle cx="362" cy="100" r="18" fill="#FDBA74"/>
     <rect x="20" y="136" width="362" height="190" rx="22" fill="#4F46E5"/>
@@ -79,7 +79,7 @@ export async function fakeMobileScreenshot(width = 402, height = 874): Promise<R
     ${rows}
     <rect y="790" width="402" height="84" fill="#FFFFFF"/><rect y="790" width="402" height="1" fill="#E2E8F0"/>
     ${[0, 1, 2, 3].map((i) => `<rect x="${38 + i * 96}" y="806" width="24" height="24" rx="7" fill="${i === 0 ? '#4F46E5' : '#CBD5E1'}"/>`).join('')}
-    <rect x="134" y="858" width="134" height="5" rx="2.5" fill="#0F172A"/>
+    <rect x="134" y="858" width="134" height="5" rx="2.5" fill="#0F172A"/></g>
   </svg>`;
   const { data, info } = await sharp(Buffer.from(svg))
     .ensureAlpha()

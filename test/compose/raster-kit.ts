@@ -1,4 +1,5 @@
 import { beforeAll } from 'vitest';
+import { pageTopColor, pageTopRows } from '../../packages/server/src/compose/page-top-color.ts';
 import {
   type FontCatalogue,
   loadFontCatalogue,
@@ -51,12 +52,16 @@ export async function deviceInput(
   kind: 'mobile' | 'desktop' | 'window',
   windowShot: RawInput,
 ): Promise<{ input: RawInput; info: Partial<ScreenshotInfo> }> {
-  // desktop: a 1728x1117 capture at DPR 2 shown at half size; window: a 1440x900 page at DPR 1.
+  // mobile: the iPhone's default 402x812 page area; desktop: a 1728x1080 capture (the MacBook's
+  // default viewport) at DPR 2 shown at half size; window: a 1440x900 page at DPR 1.
   const input =
     kind === 'mobile'
-      ? await fakeMobileScreenshot(402, 874)
+      ? await fakeMobileScreenshot(402, 812)
       : kind === 'desktop'
-        ? await fakeAppScreenshot(864, 559)
+        ? await fakeAppScreenshot(864, 540)
         : windowShot;
-  return { input, info: { dpr: kind === 'mobile' ? 1 : 0.5, ...DEVICE_PAGE } };
+  const dpr = kind === 'mobile' ? 1 : 0.5;
+  // The colour the compose step samples for the device's status or menu bar.
+  const topColor = pageTopColor(input, pageTopRows(dpr));
+  return { input, info: { dpr, topColor, ...DEVICE_PAGE } };
 }

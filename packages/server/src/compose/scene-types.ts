@@ -135,8 +135,13 @@ export interface SceneDevice {
   layout: DeviceLayout;
   /** The whole device (body, buttons, a laptop's base) in output px. */
   rect: Rect;
-  /** Where the screenshot goes, output px. */
+  /** Where the screenshot goes (the screen below the system bar), output px. */
   screen: { rect: Rect; corners: CornerRadii };
+  /**
+   * The operating system's bar across the top of the screen (status bar, menu bar), drawn in
+   * `svg` with its text in the device's texts; null for browser windows.
+   */
+  bar: { rect: Rect; background: Rgba; foreground: Rgba } | null;
   /** Outline parts (the body; a laptop's lid and base) in output px. */
   silhouette: { rect: Rect; radius: number }[];
   /** SVG document sized `rect.width` x `rect.height` px; inline it or rasterise it as is. */

@@ -4,6 +4,7 @@ import { buildSceneLayer, layoutProjection } from './camera/scene-layer.ts';
 import { cropToRatio, expandToRatio, heightForWidth, outsetRect, scaleRect } from './canvas-geometry.ts';
 import { parseCssColor, type Rgba, withAlpha } from './css/css-color.ts';
 import { parseCssGradient } from './css/css-gradient.ts';
+import { hex } from './frames/device-finish.ts';
 import { type DevicePlan, type PlacedDevice, placeDevice, planDevice } from './frames/device-layer.ts';
 import type { ResolvedStyle } from './resolve-style.ts';
 import {
@@ -27,6 +28,8 @@ export interface ScreenshotInfo {
   /** The captured page's final URL and title: a browser frame shows them in its address bar and tab. */
   url?: string | null;
   title?: string | null;
+  /** Mean colour of the capture's top rows: a device's status or menu bar takes it. */
+  topColor?: Rgba | null;
 }
 
 export interface SceneOptions {
@@ -235,7 +238,7 @@ export function buildScene(s: ResolvedStyle, shot: ScreenshotInfo, options: Scen
           k,
           px,
         },
-        { url: shot.url ?? null, title: shot.title ?? null },
+        { url: shot.url ?? null, title: shot.title ?? null, topColor: shot.topColor ?? null },
         measure,
       )
     : null;
@@ -367,7 +370,20 @@ export function sceneGeometry(scene: Scene): Record<string, unknown> {
     crop: scene.screenshot.crop,
     texts: scene.texts.map((t) => ({ role: t.role, box: t.box, size: t.size, lines: t.lines })),
     ...(scene.device
-      ? { device: { rect: scene.device.rect, screen: scene.device.screen, color: scene.device.color } }
+      ? {
+          device: {
+            rect: scene.device.rect,
+            screen: scene.device.screen,
+            color: scene.device.color,
+            bar: scene.device.bar
+              ? {
+                  rect: scene.device.bar.rect,
+                  background: hex(scene.device.bar.background),
+                  foreground: hex(scene.device.bar.foreground),
+                }
+              : null,
+          },
+        }
       : {}),
   };
 }

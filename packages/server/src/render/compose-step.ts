@@ -1,4 +1,5 @@
 import type { PageCapture } from '../capture/page-capture-options.ts';
+import { pageTopColor, pageTopRows } from '../compose/page-top-color.ts';
 import type { FontCatalogue } from '../compose/renderers/font-catalogue.ts';
 import { type ComposeCache, renderRaster } from '../compose/renderers/raster.ts';
 import type { ResolvedStyle } from '../compose/resolve-style.ts';
@@ -47,6 +48,7 @@ export function composeStep(style: ResolvedStyle, captureDpr: number, deps: Comp
         dpr: captureDpr,
         url: capture.finalUrl,
         title: capture.title,
+        topColor: style.device ? pageTopColor(screenshot, pageTopRows(captureDpr)) : null,
       },
       { measurer: deps.fonts.measurer },
     );

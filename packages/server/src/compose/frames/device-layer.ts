@@ -10,11 +10,12 @@ import type {
   SceneText,
 } from '../scene-types.ts';
 import type { TextMeasurer } from '../text/text-layout.ts';
-import { type DeviceFinish, resolveDeviceFinish } from './device-finish.ts';
+import { type DeviceFinish, hex, resolveDeviceFinish } from './device-finish.ts';
 import { deviceSvg } from './device-svg.ts';
 import type { FrameLabel, PageInfo } from './frame-art.ts';
 import { type DeviceFrameSpec, FRAME_CATALOGUE } from './frame-catalogue.ts';
 import { coverCropTop, type FrameLayout, frameLayout } from './frame-geometry.ts';
+import { systemBarColors } from './system-bar.ts';
 
 /** A device sized for a capture, before it is placed: what the scene's layout needs. */
 export interface DevicePlan {
@@ -34,8 +35,8 @@ export interface DevicePlan {
 
 /**
  * Sizes a device around a capture. Phones, tablets and laptops have their own screen size
- * (the capture is cover-cropped into it from the top); a browser window's page area is the
- * capture's CSS size. `frame_ratio` crops the capture first.
+ * (the capture is cover-cropped from the top into the screen below the system bar); a browser
+ * window's page area is the capture's CSS size. `frame_ratio` crops the capture first.
  */
 export function planDevice(
   request: {
@@ -52,13 +53,14 @@ export function planDevice(
   const base = cropToRatio(shot.width, shot.height, request.frame_ratio);
   const dpr = shot.dpr ?? 1;
   let crop = base;
-  let screen = { width: base.width / dpr, height: base.height / dpr };
+  // The page area: below the system bar on a fixed screen, the capture's CSS size in a window.
+  let page = { width: base.width / dpr, height: base.height / dpr };
   if (spec.fixedScreen) {
-    screen = { ...spec.viewport };
-    const c = coverCropTop(base.width, base.height, screen.width / screen.height);
+    page = { ...spec.viewport };
+    const c = coverCropTop(base.width, base.height, page.width / page.height);
     crop = { ...c, x: c.x + base.x, y: c.y + base.y };
   }
-  const frame = frameLayout(spec, screen.width, screen.height);
+  const frame = frameLayout(spec, page.width, page.height);
   const s = request.device_scale;
   const visible = request.layout === 'default' ? 1 : spec.croppedVisible;
   return {
@@ -119,22 +121,36 @@ export function placeDevice(
     height: r.height * u,
   });
   const rect = scaleRect(css({ x: 0, y: 0, width: f.width, height: f.height }), at.px);
-  const screenCss = css(f.screen);
+  const display = scaleRect(css(f.screen), at.px);
+  const screenCss = css(f.page);
   const screen = scaleRect(screenCss, at.px);
   const unitPx = u * at.px;
-  const corners = f.screenRadii.map((r) => r * unitPx) as CornerRadii;
+  const corners = f.pageRadii.map((r) => r * unitPx) as CornerRadii;
   const sx = rect.width / f.width;
   const sy = rect.height / f.height;
   const overlap = 1;
+  // The bezel's opening is the whole display; the system bar fills its top, down to `overlap`
+  // px into the page, so the bar and the bezel both cover the screenshot's edges.
   const hole: Rect = {
-    x: (screen.x - rect.x + overlap) / sx,
-    y: (screen.y - rect.y + overlap) / sy,
-    width: (screen.width - 2 * overlap) / sx,
-    height: (screen.height - 2 * overlap) / sy,
+    x: (display.x - rect.x + overlap) / sx,
+    y: (display.y - rect.y + overlap) / sy,
+    width: (display.width - 2 * overlap) / sx,
+    height: (display.height - 2 * overlap) / sy,
   };
   const holeRadii = f.screenRadii.map((r) => Math.max(0, r - overlap / sx)) as CornerRadii;
+  const barColors = plan.spec.systemBar ? systemBarColors(page.topColor) : null;
   const { svg, labels } = deviceSvg(
-    { spec: plan.spec, layout: f, finish: plan.finish, hole, holeRadii, page },
+    {
+      spec: plan.spec,
+      layout: f,
+      finish: plan.finish,
+      hole,
+      holeRadii,
+      page,
+      barColors,
+      barOverlap: (screen.y - rect.y + overlap) / sy - f.page.y,
+      measure,
+    },
     rect.width,
     rect.height,
   );
@@ -171,9 +187,17 @@ export function placeDevice(
       layout: plan.layout,
       rect,
       screen: { rect: screen, corners },
+      bar:
+        f.bar && barColors
+          ? {
+              rect: scaleRect(css(f.bar), at.px),
+              background: barColors.background,
+              foreground: barColors.foreground,
+            }
+          : null,
       silhouette,
       svg,
-      svgKey: `${plan.spec.device}:${plan.finish.name.toLowerCase()}:${rect.width}x${rect.height}:${screen.x - rect.x},${screen.y - rect.y},${screen.width}x${screen.height}`,
+      svgKey: `${plan.spec.device}:${plan.finish.name.toLowerCase()}:${rect.width}x${rect.height}:${screen.x - rect.x},${screen.y - rect.y},${screen.width}x${screen.height}${barColors ? `:bar-${hex(barColors.background)}` : ''}`,
     },
     frame: { rect: body.rect, radius: body.radius, fill: null, border: null },
     screenshot: { rect: screen, radius: Math.max(...corners), corners, crop: plan.crop },

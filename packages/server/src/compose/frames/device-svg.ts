@@ -5,6 +5,8 @@ import type { FrameArt, FrameArtInput } from './frame-art.ts';
 import { laptopArt } from './laptop-art.ts';
 import { phoneArt } from './phone-art.ts';
 import { svgDocument } from './svg-shapes.ts';
+import { systemBarColors } from './system-bar.ts';
+import { systemBarArt } from './system-bar-art.ts';
 import { tabletArt } from './tablet-art.ts';
 
 const ART: Readonly<Record<Device, (input: FrameArtInput) => FrameArt>> = {
@@ -17,17 +19,38 @@ const ART: Readonly<Record<Device, (input: FrameArtInput) => FrameArt>> = {
 
 /**
  * Draws a device frame as a standalone SVG document of `pxWidth` x `pxHeight` (the device's
- * rect on the canvas) with the screen left transparent, plus the chrome's text labels (in
- * device units) for the renderers' text path.
+ * rect on the canvas) with the page area left transparent, plus the chrome's text labels (in
+ * device units) for the renderers' text path. The system bar goes first, so the bezel covers
+ * its corners and the island or notch sits on it.
  */
 export function deviceSvg(
   input: FrameArtInput,
   pxWidth: number,
   pxHeight: number,
 ): { svg: string; labels: NonNullable<FrameArt['labels']> } {
-  const art = ART[input.spec.device](input);
+  const { spec, layout } = input;
+  const bar =
+    spec.systemBar && layout.bar
+      ? systemBarArt({
+          kind: spec.systemBar.kind,
+          screen: layout.screen,
+          radii: layout.screenRadii,
+          height: layout.bar.height,
+          overlap: input.barOverlap,
+          colors: input.barColors ?? systemBarColors(null),
+          measure: input.measure,
+        })
+      : null;
+  const art = ART[spec.device](input);
   return {
-    svg: svgDocument(pxWidth, pxHeight, input.layout.width, input.layout.height, art.defs, art.body),
-    labels: art.labels ?? [],
+    svg: svgDocument(
+      pxWidth,
+      pxHeight,
+      layout.width,
+      layout.height,
+      `${bar?.defs ?? ''}${art.defs}`,
+      `${bar?.body ?? ''}${art.body}`,
+    ),
+    labels: [...(bar?.labels ?? []), ...(art.labels ?? [])],
   };
 }

@@ -12,8 +12,17 @@ export interface DeviceFrameSpec {
   device: Device;
   label: string;
   family: 'phone' | 'laptop' | 'tablet' | 'browser';
-  /** Capture settings applied when the request names the device and no viewport. */
+  /**
+   * Capture settings applied when the request names the device and no viewport: the screen
+   * below the system bar, so a default capture fills the page area exactly.
+   */
   viewport: { width: number; height: number };
+  /**
+   * The operating system's bar across the top of the screen (its safe-area top inset), in
+   * device units: the page starts below it so a notch or island never covers the page. The
+   * fixed screen is `viewport` plus this height. Null for browser windows.
+   */
+  systemBar: { kind: SystemBarKind; height: number } | null;
   dpr: number;
   userAgent: string;
   isMobile: boolean;
@@ -37,6 +46,9 @@ export interface DeviceFrameSpec {
   finishes: readonly string[];
 }
 
+/** Which bar the frame art draws: the iOS or iPadOS status bar, or the macOS menu bar. */
+export type SystemBarKind = 'ios-status' | 'ipados-status' | 'macos-menu';
+
 const SAFARI_IOS_UA =
   'Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1';
 const SAFARI_IPAD_UA =
@@ -56,6 +68,12 @@ export const BROWSER_CHROME = {
   'browser-windows': { tabStrip: 40, toolbar: 42, radius: 8 },
 } as const;
 
+/** The iPhone's Dynamic Island: size and gap below the screen's top edge, in device units. */
+export const DYNAMIC_ISLAND = { width: 126, height: 37, top: 11 } as const;
+
+/** The MacBook's camera notch at the top centre of the display, in device units. */
+export const LAPTOP_NOTCH = { width: 196, height: 32 } as const;
+
 /** Laptop base proportions, in device units. */
 export const LAPTOP_BASE = { hinge: 7, height: 22, overhang: 110 } as const;
 
@@ -65,7 +83,9 @@ export const FRAME_CATALOGUE: Readonly<Record<Device, DeviceFrameSpec>> = {
     device: 'iphone-16-pro',
     label: 'iPhone 16 Pro',
     family: 'phone',
-    viewport: { width: 402, height: 874 },
+    // 402 x 874 pt screen; iOS's status bar (safe-area-inset-top) is 62 pt on this model.
+    viewport: { width: 402, height: 812 },
+    systemBar: { kind: 'ios-status', height: 62 },
     dpr: 3,
     userAgent: SAFARI_IOS_UA,
     isMobile: true,
@@ -82,7 +102,9 @@ export const FRAME_CATALOGUE: Readonly<Record<Device, DeviceFrameSpec>> = {
     device: 'macbook-pro-16',
     label: 'MacBook Pro 16"',
     family: 'laptop',
-    viewport: { width: 1728, height: 1117 },
+    // 1728 x 1117 pt default scaled display; the menu bar is 37 pt, just taller than the 32 pt notch.
+    viewport: { width: 1728, height: 1080 },
+    systemBar: { kind: 'macos-menu', height: 37 },
     dpr: 2,
     userAgent: SAFARI_MAC_UA,
     isMobile: false,
@@ -104,7 +126,9 @@ export const FRAME_CATALOGUE: Readonly<Record<Device, DeviceFrameSpec>> = {
     device: 'ipad-pro-m4',
     label: 'iPad Pro 13" (M4)',
     family: 'tablet',
-    viewport: { width: 1032, height: 1376 },
+    // 1032 x 1376 pt screen; iPadOS's status bar is 24 pt (no notch on this model).
+    viewport: { width: 1032, height: 1352 },
+    systemBar: { kind: 'ipados-status', height: 24 },
     dpr: 2,
     userAgent: SAFARI_IPAD_UA,
     isMobile: true,
@@ -122,6 +146,7 @@ export const FRAME_CATALOGUE: Readonly<Record<Device, DeviceFrameSpec>> = {
     label: 'Browser window (macOS)',
     family: 'browser',
     viewport: { width: 1440, height: 900 },
+    systemBar: null,
     dpr: 1,
     userAgent: CHROME_MAC_UA,
     isMobile: false,
@@ -144,6 +169,7 @@ export const FRAME_CATALOGUE: Readonly<Record<Device, DeviceFrameSpec>> = {
     label: 'Browser window (Windows)',
     family: 'browser',
     viewport: { width: 1440, height: 900 },
+    systemBar: null,
     dpr: 1,
     userAgent: EDGE_WINDOWS_UA,
     isMobile: false,

@@ -11,9 +11,15 @@ export interface RoundedRect {
 export interface FrameLayout {
   width: number;
   height: number;
-  /** Where the screenshot goes. */
+  /** The whole display: the system bar (if any) and the page below it. */
   screen: Rect;
   screenRadii: CornerRadii;
+  /** The system bar across the top of the screen, or null (browser windows). */
+  bar: Rect | null;
+  /** Where the screenshot goes: the screen below the bar. */
+  page: Rect;
+  /** The page's corners: the screen's, square at the top when a bar sits above it. */
+  pageRadii: CornerRadii;
   /** The main body (a laptop's lid, a browser's window). */
   body: RoundedRect;
   /** The outline parts a shadow follows: the body, plus the base for a laptop. */
@@ -21,12 +27,15 @@ export interface FrameLayout {
 }
 
 /**
- * Places the body, screen and (for a laptop) base around a screen of `screenWidth` x
- * `screenHeight` device units. Fixed-screen devices are called with their viewport; browser
- * windows with the capture's CSS size.
+ * Places the body, screen and (for a laptop) base around a page area of `pageWidth` x
+ * `pageHeight` device units; the screen adds the device's system bar above it. Fixed-screen
+ * devices are called with their viewport; browser windows with the capture's CSS size.
  */
-export function frameLayout(spec: DeviceFrameSpec, screenWidth: number, screenHeight: number): FrameLayout {
+export function frameLayout(spec: DeviceFrameSpec, pageWidth: number, pageHeight: number): FrameLayout {
   const { bezel, outset } = spec;
+  const barHeight = spec.systemBar?.height ?? 0;
+  const screenWidth = pageWidth;
+  const screenHeight = pageHeight + barHeight;
   const body: RoundedRect = {
     rect: {
       x: outset.left,
@@ -50,16 +59,21 @@ export function frameLayout(spec: DeviceFrameSpec, screenWidth: number, screenHe
       radius: LAPTOP_BASE.height / 2,
     });
   }
+  const screen: Rect = {
+    x: body.rect.x + bezel.left,
+    y: body.rect.y + bezel.top,
+    width: screenWidth,
+    height: screenHeight,
+  };
+  const [tl, tr, br, bl] = spec.screenRadii;
   return {
     width,
     height,
-    screen: {
-      x: body.rect.x + bezel.left,
-      y: body.rect.y + bezel.top,
-      width: screenWidth,
-      height: screenHeight,
-    },
-    screenRadii: [...spec.screenRadii],
+    screen,
+    screenRadii: [tl, tr, br, bl],
+    bar: barHeight > 0 ? { ...screen, height: barHeight } : null,
+    page: { ...screen, y: screen.y + barHeight, height: pageHeight },
+    pageRadii: barHeight > 0 ? [0, 0, br, bl] : [tl, tr, br, bl],
     body,
     silhouette,
   };

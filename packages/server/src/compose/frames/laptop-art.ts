@@ -1,6 +1,6 @@
 import { hex, shade } from './device-finish.ts';
 import type { FrameArt, FrameArtInput } from './frame-art.ts';
-import { LAPTOP_BASE } from './frame-catalogue.ts';
+import { LAPTOP_BASE, LAPTOP_NOTCH } from './frame-catalogue.ts';
 import { insetRect, linearGradient, num, roundedRectPath } from './svg-shapes.ts';
 
 /**
@@ -58,7 +58,7 @@ export function laptopArt({ layout, finish, hole, holeRadii }: FrameArtInput): F
       [1, shade(c, -0.05)],
     ]),
   ].join('');
-  const notch = { w: 196, h: 32 };
+  const notch = { w: LAPTOP_NOTCH.width, h: LAPTOP_NOTCH.height };
   const nx = s.x + (s.width - notch.w) / 2;
   const notchPath = [
     `M${num(nx - 6)},${num(s.y - 1)}`,

@@ -1,5 +1,6 @@
 import { hex, shade } from './device-finish.ts';
 import type { FrameArt, FrameArtInput } from './frame-art.ts';
+import { DYNAMIC_ISLAND } from './frame-catalogue.ts';
 import { insetRadii, insetRect, linearGradient, num, roundedRectPath } from './svg-shapes.ts';
 
 /** Side buttons as [side, top, length, protrusion], in units from the body's top. */
@@ -71,9 +72,9 @@ export function phoneArt({ layout, finish, hole, holeRadii }: FrameArtInput): Fr
   const topAntenna = [b.x + 96, b.x + b.width - 96]
     .map((x) => `<rect x="${num(x)}" y="${b.y}" width="1.6" height="${band}" fill="${shade(c, -0.22)}"/>`)
     .join('');
-  const island = { w: 126, h: 37 };
+  const island = { w: DYNAMIC_ISLAND.width, h: DYNAMIC_ISLAND.height };
   const ix = s.x + (s.width - island.w) / 2;
-  const iy = s.y + 11;
+  const iy = s.y + DYNAMIC_ISLAND.top;
   const body = [
     buttons,
     `<path d="${roundedRectPath(b, radius)}${holePath}" fill-rule="evenodd" fill="url(#band)"/>`,

@@ -1,0 +1,25 @@
+import type { SystemBarKind } from './frame-catalogue.ts';
+import { iosStatusBarArt } from './ios-status-bar-art.ts';
+import { ipadosStatusBarArt } from './ipados-status-bar-art.ts';
+import { macosMenuBarArt } from './macos-menu-bar-art.ts';
+import { roundedRectPath } from './svg-shapes.ts';
+import type { SystemBarArt, SystemBarArtInput } from './system-bar.ts';
+
+const BARS: Readonly<Record<SystemBarKind, (input: SystemBarArtInput) => SystemBarArt>> = {
+  'ios-status': iosStatusBarArt,
+  'ipados-status': ipadosStatusBarArt,
+  'macos-menu': macosMenuBarArt,
+};
+
+/**
+ * Draws the system bar of `input.kind`: its shapes for the device SVG, clipped to the screen's
+ * rounded corners (the bar's square corners would poke out of the body), and its text as labels.
+ */
+export function systemBarArt(input: SystemBarArtInput): SystemBarArt & { defs: string } {
+  const bar = BARS[input.kind](input);
+  return {
+    defs: `<clipPath id="system-bar-clip"><path d="${roundedRectPath(input.screen, input.radii)}"/></clipPath>`,
+    body: `<g clip-path="url(#system-bar-clip)">${bar.body}</g>`,
+    labels: bar.labels,
+  };
+}
