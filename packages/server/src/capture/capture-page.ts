@@ -7,12 +7,11 @@ import type { BrowserPool, PageLease, RunOptions } from './browser-pool.ts';
 import { captureFailed, navigationError, renderFailed } from './capture-errors.ts';
 import type { PageCapture, PageCaptureOptions } from './page-capture-options.ts';
 import {
-  addStylesheet,
   awaitFonts,
   captureStylesheet,
   elementBox,
-  freezeAnimations,
   scrollThroughPage,
+  settlePage,
 } from './page-stabilisation.ts';
 import { installRequestBlocking, parseBlockEntries } from './request-blocking.ts';
 
@@ -143,23 +142,22 @@ export async function capturePage(
 
   try {
     await waitForTarget(lease, options, settings.selectorWaitMs ?? CAPTURE_LIMITS.selectorWaitMs);
-    await awaitFonts(page, settings.fontWaitMs ?? 5000);
     const maxCss = CAPTURE_LIMITS.fullPageMaxCssPx;
+    const fontWaitMs = settings.fontWaitMs ?? 5000;
     let pageHeight = 0;
-    if (options.fullPage)
+    if (options.fullPage) {
+      // Fonts first: the page's height, and so the scroll, depends on them.
+      await awaitFonts(page, fontWaitMs);
       pageHeight = await scrollThroughPage(page, maxCss, settings.lazyImageWaitMs ?? 3000);
+    }
     const removeSelectors =
       rules.categories.has('cookie-banners') && lists ? lists.cookieBannerSelectors : [];
-    await addStylesheet(
-      page,
-      captureStylesheet({
-        injectCss: options.injectCss,
-        hideSelectors: options.hideSelectors,
-        removeSelectors,
-      }),
-    );
-    await awaitFonts(page, settings.fontWaitMs ?? 5000);
-    await freezeAnimations(page);
+    const css = captureStylesheet({
+      injectCss: options.injectCss,
+      hideSelectors: options.hideSelectors,
+      removeSelectors,
+    });
+    await settlePage(page, css, fontWaitMs);
     phase('waits');
 
     let clip: Clip | undefined;

@@ -21,33 +21,34 @@ export function captureStylesheet(parts: {
   return rules.join('\n');
 }
 
-/** Adds a stylesheet (the context bypasses the page's CSP, so a strict policy cannot refuse it). */
-export async function addStylesheet(page: Page, css: string): Promise<void> {
-  await page.evaluate((text) => {
-    const style = document.createElement('style');
-    style.setAttribute('data-vitrine', '');
-    style.textContent = text;
-    (document.head ?? document.documentElement).append(style);
-  }, css);
-}
-
 /**
- * Finishes finite animations and cancels infinite ones (what Playwright's `animations:
- * 'disabled'` does), then waits two frames for the result to be painted.
+ * Makes the page ready for its shot in one round trip to the page (each `evaluate` is one through
+ * Playwright's connection): adds the capture stylesheet (the context bypasses the page's CSP, so
+ * a strict policy cannot refuse it), waits for web fonts (at most `fontWaitMs`: a font that never
+ * loads must not fail the shot), finishes finite animations and cancels infinite ones (what
+ * Playwright's `animations: 'disabled'` does), then waits two frames so the result is painted.
  */
-export async function freezeAnimations(page: Page): Promise<void> {
-  await page.evaluate(async () => {
-    for (const animation of document.getAnimations()) {
-      try {
-        const end = animation.effect?.getComputedTiming().endTime;
-        if (typeof end === 'number' && Number.isFinite(end)) animation.finish();
-        else animation.cancel();
-      } catch {
-        animation.cancel();
+export async function settlePage(page: Page, css: string, fontWaitMs: number): Promise<void> {
+  await page.evaluate(
+    async ({ text, ms }) => {
+      const style = document.createElement('style');
+      style.setAttribute('data-vitrine', '');
+      style.textContent = text;
+      (document.head ?? document.documentElement).append(style);
+      await Promise.race([document.fonts.ready, new Promise((resolve) => setTimeout(resolve, ms))]);
+      for (const animation of document.getAnimations()) {
+        try {
+          const end = animation.effect?.getComputedTiming().endTime;
+          if (typeof end === 'number' && Number.isFinite(end)) animation.finish();
+          else animation.cancel();
+        } catch {
+          animation.cancel();
+        }
       }
-    }
-    await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
-  });
+      await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+    },
+    { text: css, ms: fontWaitMs },
+  );
 }
 
 /** Waits for web fonts, at most `timeoutMs` (a font that never loads must not fail the shot). */
