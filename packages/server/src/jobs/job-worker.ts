@@ -40,9 +40,22 @@ export function webhookIdOf(jobId: string): string {
   return `msg_${jobId.replace(/^job_/, '')}`;
 }
 
-/** Infrastructure trouble worth another attempt; page and validation failures are final. */
+/**
+ * Page failures that say more about the moment than about the page: a load that ran out of time,
+ * a browser that died or a capture past its deadline (both `render_failed`). A loaded worker
+ * produces these; another attempt on a calmer worker usually succeeds.
+ */
+const TRANSIENT_CAPTURE_REASONS = new Set(['navigation_timeout', 'render_failed']);
+
+/**
+ * Worth another attempt: infrastructure trouble and transient page failures. An unreachable
+ * target, a missing selector, an oversized page and invalid input are final.
+ */
 export function isRetryableRenderError(error: unknown): boolean {
   if (!(error instanceof AppError)) return true;
+  if (error.code === 'capture_failed') {
+    return TRANSIENT_CAPTURE_REASONS.has(String(error.details?.reason));
+  }
   return error.code === 'overloaded' || error.code === 'internal_error';
 }
 
