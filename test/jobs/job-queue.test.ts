@@ -232,5 +232,25 @@ describe.each(QUEUE_BACKENDS.map((make) => [make().label, make] as const))(
       expect(handled).toEqual([]);
       await dying.close();
     });
+
+    it('hands a job whose handler threw on its last attempt to onExhausted', async () => {
+      const settings = { ...SETTINGS, maxAttempts: 2, backoffMs: () => 0 };
+      const queue = await open(settings);
+      await queue.enqueue('unsettled', { n: 1 });
+      const exhausted: string[] = [];
+      let attempts = 0;
+      const consumer = startJobConsumer(
+        queue,
+        async () => {
+          attempts += 1;
+          throw new Error('the database is away');
+        },
+        { ...CONSUMER, onExhausted: async (lease) => void exhausted.push(lease.id) },
+      );
+      closers.push(() => consumer.close());
+      await eventually('unsettled failed', async () => (await queue.state('unsettled')) === 'failed');
+      await eventually('owner told', async () => exhausted.length === 1);
+      expect({ attempts, exhausted }).toEqual({ attempts: 2, exhausted: ['unsettled'] });
+    });
   },
 );

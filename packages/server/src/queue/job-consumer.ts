@@ -15,8 +15,9 @@ export interface JobConsumerOptions<T> {
   /** Whether a failure is worth another attempt (default: every failure is). */
   isRetryable?: (error: unknown) => boolean;
   /**
-   * Called instead of the handler for a job delivered more often than allowed (its workers kept
-   * dying); the job then fails for good. Lets the owner record the failure and settle credits.
+   * Called when the queue gives up on a job: instead of the handler for a job delivered more
+   * often than allowed (its workers kept dying), and after the handler threw on the last attempt.
+   * Lets the owner record the failure and settle credits; must be idempotent.
    */
   onExhausted?: (lease: JobLease<T>) => Promise<void>;
   /** Failures of the handler or of the queue itself, for the log. */
@@ -76,7 +77,12 @@ export function startJobConsumer<T>(
         return;
       }
       report(error, lease);
-      await queue.fail(lease, messageOf(error), { retry: options.isRetryable?.(error) ?? true });
+      const outcome = await queue.fail(lease, messageOf(error), {
+        retry: options.isRetryable?.(error) ?? true,
+      });
+      // The queue gave up on a job whose handler never settled it (it threw on its last attempt,
+      // e.g. the database was away): let the owner settle it, or it would stay pending forever.
+      if (outcome === 'failed') await options.onExhausted?.(lease);
     } finally {
       clearInterval(renewal);
     }
