@@ -10,9 +10,14 @@ export interface EmbeddedJobQueueOptions extends JobQueueSettings {
   engine: 'sqlite' | 'postgres';
   name: string;
   clock?: Clock;
+  /** How long finished (completed or failed) rows stay; default 7 days, as the BullMQ adapter. */
+  keepFinishedMs?: number;
 }
 
 const MAX_ERROR_LENGTH = 2000;
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** Pruning runs from `take()`, at most this often. */
+const PRUNE_EVERY_MS = 60 * 60 * 1000;
 
 /**
  * The embedded queue: a durable `queue_jobs` table. A claim is one UPDATE of the oldest due row
@@ -26,6 +31,24 @@ export function createEmbeddedJobQueue<T>(options: EmbeddedJobQueueOptions): Job
   const clock = options.clock ?? systemClock;
   const wakeUp = createWakeUp();
   const at = (offsetMs = 0) => new Date(clock().getTime() + offsetMs).toISOString();
+  const keepFinishedMs = options.keepFinishedMs ?? 7 * DAY_MS;
+  let lastPrunedAt = Number.NEGATIVE_INFINITY;
+
+  /**
+   * Deletes rows finished longer ago than `keepFinishedMs`: the jobs table keeps the record a
+   * user sees, so queue rows are only bookkeeping and would otherwise grow without bound.
+   */
+  async function pruneFinished(): Promise<void> {
+    const now = clock().getTime();
+    if (now - lastPrunedAt < PRUNE_EVERY_MS) return;
+    lastPrunedAt = now;
+    await db
+      .deleteFrom('queue_jobs')
+      .where('queue', '=', name)
+      .where('status', 'in', ['completed', 'failed'])
+      .where('finished_at', '<', at(-keepFinishedMs))
+      .execute();
+  }
 
   function leased(token: string) {
     return db
@@ -63,6 +86,7 @@ export function createEmbeddedJobQueue<T>(options: EmbeddedJobQueueOptions): Job
     },
 
     async take(): Promise<JobLease<T> | undefined> {
+      await pruneFinished();
       const now = at();
       const token = crypto.randomUUID();
       let due = db
