@@ -18,21 +18,9 @@ describe('camera and depth blur: browser mode matches the raster mode', () => {
     const { raster, browser } = await kit.both(request);
     return compareModes(name, raster, browser, TOLERANCE);
   };
-  const devices = (name: string) => name.startsWith('device-');
-
-  it.each(Object.entries(CAMERA_GALLERY).filter(([name]) => !devices(name)))('%s', async (name, request) => {
+  it.each(Object.entries(CAMERA_GALLERY))('%s', async (name, request) => {
     const result = await both(name, request);
     console.log(result.message);
     expect(result.ok, result.message).toBe(true);
   });
-
-  // The browser document does not draw device frames yet (in progress); the layer already
-  // carries the device, so this starts passing when buildSceneHtml draws it: drop the .fails.
-  it.fails.each(Object.entries(CAMERA_GALLERY).filter(([name]) => devices(name)))(
-    '%s (fails: no device frames in browser mode yet)',
-    async (name, request) => {
-      const result = await both(name, request);
-      expect(result.ok, result.message).toBe(true);
-    },
-  );
 });
