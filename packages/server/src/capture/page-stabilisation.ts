@@ -73,12 +73,16 @@ export async function scrollThroughPage(page: Page, maxHeight: number, imageWait
     async ({ max, wait }) => {
       const frame = () =>
         new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+      // One rendering update per step: the task queued from the frame callback runs after that
+      // frame's intersection observations (lazy loading) saw the new scroll position, half the
+      // wait of two frames.
+      const rendered = () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
       const height = () =>
         Math.max(document.documentElement.scrollHeight, document.body ? document.body.scrollHeight : 0);
       const step = Math.max(200, Math.floor(window.innerHeight * 0.9));
       for (let y = step; y < Math.min(height(), max); y += step) {
         window.scrollTo(0, y);
-        await frame();
+        await rendered();
       }
       window.scrollTo(0, Math.min(height(), max));
       await frame();
