@@ -41,6 +41,13 @@ export interface PageLease {
   signal: AbortSignal;
   /** Milliseconds spent getting the page (launch, preparation). */
   contextMs: number;
+  /**
+   * Tells the pool the page has loaded: it then prepares the next page. Not earlier, because a
+   * renderer spawned during this navigation slowed it by ~100 ms on two cores (bench phases);
+   * what follows (waits on frames, the shot, encoding) leaves room. Idempotent; the pool also
+   * prepares after the capture ends, in case this is never called.
+   */
+  loaded(): void;
 }
 
 export interface RunOptions {
@@ -182,9 +189,7 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
   };
 
   const takePage = async (generation: Generation): Promise<PreparedPage> => {
-    // The spare is replaced only once this capture is over (see `runInSlot`): preparing a page
-    // spawns a renderer, and doing that during this capture's navigation slowed it by ~100 ms
-    // on two cores (bench, phases). Between captures the cores are idle.
+    // The spare is replaced once this capture's page has loaded (`PageLease.loaded`).
     const spare = generation.spares.shift();
     if (spare) {
       const prepared = await spare.catch(() => undefined);
@@ -262,10 +267,14 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
         }
       }
       prepared.page.on('crash', () => aborter.abort(captureFailed('render_failed', 'The page crashed')));
+      const owner = generation;
       const lease: PageLease = {
         ...prepared,
         signal: aborter.signal,
         contextMs: performance.now() - started,
+        loaded: () => {
+          if (owner) fillSpares(owner);
+        },
       };
       const work = fn(lease);
       work.catch(() => undefined);

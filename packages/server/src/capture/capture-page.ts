@@ -139,6 +139,7 @@ export async function capturePage(
   }
   const finalUrl = page.url();
   phase('navigation');
+  lease.loaded();
 
   try {
     await waitForTarget(lease, options, settings.selectorWaitMs ?? CAPTURE_LIMITS.selectorWaitMs);

@@ -22,7 +22,8 @@ export function createRenderStages(deps: {
       const queuedAt = performance.now();
       return deps.pool.run(
         async (lease) => {
-          const queueWait = Math.round((performance.now() - queuedAt) * 10) / 10;
+          // The wait for a slot only: getting the page is the `context` phase.
+          const queueWait = Math.round((performance.now() - queuedAt - lease.contextMs) * 10) / 10;
           const shot = await capturePage(lease, options, deps.captureSettings);
           return { ...shot, timings: { queue_wait: queueWait, ...shot.timings } };
         },
