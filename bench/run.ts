@@ -7,6 +7,7 @@
  *
  * Sizes (environment): BENCH_ROUNDS (sequential rounds, default 10), BENCH_BLOCK_SECONDS
  * (throughput block, default 10), BENCH_DRIFT_CAPTURES and BENCH_DRIFT_SECONDS (memory run: at most 200 captures or 150 s).
+ * VITRINE_BROWSER_CONCURRENCY, when set, is passed to the in-process service (to compare pool sizes).
  * Benchmarks, not tests: nothing here fails on a slow figure.
  */
 import { execFileSync } from 'node:child_process';
@@ -72,7 +73,8 @@ try {
 
   const inProcess = (['latency', 'fullpage', 'throughput', 'cache', 'compose'] as const).some(wanted);
   if (inProcess) {
-    const vitrine = await startVitrine();
+    const poolSize = process.env.VITRINE_BROWSER_CONCURRENCY;
+    const vitrine = await startVitrine(poolSize ? { VITRINE_BROWSER_CONCURRENCY: poolSize } : {});
     const c: Contenders = {
       vitrine,
       styled: await vitrine.hasRoute('/v1/capture'),
