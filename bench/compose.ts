@@ -55,7 +55,7 @@ export async function benchCompose(rounds: number): Promise<ComposeResult[]> {
           const raw =
             mode === 'satori'
               ? await renderRaster(scene, shot, { fonts, cache })
-              : await renderInBrowser(scene, shot, { withPage, fonts: browserFonts });
+              : await renderInBrowser(scene, shot, { withPage, fonts: browserFonts, cache });
           await encodeImage(raw, { format: 'png' });
         };
         return { name: `${mode} dpr${dpr}`, mode, dpr, scene, run };

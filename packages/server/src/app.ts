@@ -216,6 +216,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
         renderInBrowser(scene, screenshot, {
           withPage: (fn) => browserPool.run((lease) => fn(lease.page, lease.cdp)),
           fonts: browserFonts,
+          cache: composeCache,
           ...(backgroundImage ? { backgroundImage } : {}),
         })) satisfies SceneRenderer,
     },

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { CDPSession, Page } from 'playwright-core';
 import sharp from 'sharp';
 import type { Scene } from '../scene-types.ts';
@@ -5,7 +6,7 @@ import { buildLayeredHtml } from './browser-camera.ts';
 import type { BrowserFonts } from './browser-fonts.ts';
 import { buildSceneHtml, type SceneHtmlOptions, type ScreenshotSource } from './browser-html.ts';
 import { compositeOver, coverImage, edgeColor, pasteScreenshot } from './browser-pixels.ts';
-import type { RawInput } from './raster.ts';
+import type { ComposeCache, RawInput } from './raster.ts';
 import type { RawImage } from './raster-pixels.ts';
 import { fittedScreenshot } from './screenshot-fit.ts';
 
@@ -22,6 +23,12 @@ export interface BrowserComposeDeps {
    * `inline`: Chromium draws it from a data: URL (slower: every MB crosses the DevTools pipe).
    */
   screenshotMode?: 'composite' | 'inline';
+  /**
+   * Where rendered pages are kept, by their document (the raster renderer's cache). In
+   * `composite` mode the document holds everything but the screenshot, so the same look around
+   * the same page size renders once; Chromium's blur of a large shadow is most of its cost.
+   */
+  cache?: ComposeCache;
 }
 
 /** Time per phase of one browser composition, in ms (for the bench and logs). */
@@ -134,15 +141,17 @@ export async function renderInBrowser(
     ...(fitted && mode === 'composite' ? { holeFill: edgeColor(fitted, rect.width, rect.height) } : {}),
   });
   const t1 = performance.now();
-  const png = await deps.withPage((page, cdp) => renderComposePage(page, cdp, doc));
-  const t2 = performance.now();
-  const { data, info } = await sharp(png).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+  const stepTimes = { page: 0, decode: 0 };
+  const rendered = await renderedPage(doc, mode === 'composite' ? deps.cache : undefined, deps, stepTimes);
   const t3 = performance.now();
+  const { data } = rendered;
+  const info = { width: rendered.width };
   const { width, height } = scene.canvas;
   const pageRows = { data, width, stride: info.width, height };
   let canvas: RawImage;
   if (info.width === width && !doc.overlay && !under) {
-    canvas = { data: data.subarray(0, width * height * 4), width, height, channels: 4 };
+    // A copy: the rendered page may be the cache's, and the screenshot is pasted into the canvas.
+    canvas = { data: Buffer.from(data.subarray(0, width * height * 4)), width, height, channels: 4 };
   } else {
     canvas = under ?? { data: Buffer.alloc(width * height * 4), width, height, channels: 4 };
     if (under) compositeOver(canvas, pageRows, { x: 0, y: 0 });
@@ -165,9 +174,38 @@ export async function renderInBrowser(
   }
   if (timings) {
     timings.prepare = t1 - t0;
-    timings.page = t2 - t1;
-    timings.decode = t3 - t2;
+    timings.page = stepTimes.page;
+    timings.decode = stepTimes.decode;
     timings.finish = performance.now() - t3;
   }
   return canvas;
+}
+
+/**
+ * The document rendered by Chromium and decoded to straight RGBA, from `cache` when the same
+ * document was rendered before (keyed by its SHA-256: documents are self-contained). The
+ * returned pixels are shared with the cache: read them, never write.
+ */
+async function renderedPage(
+  doc: { html: string; width: number; height: number },
+  cache: ComposeCache | undefined,
+  deps: BrowserComposeDeps,
+  times: { page: number; decode: number },
+): Promise<RawImage> {
+  const render = async (): Promise<RawImage> => {
+    const started = performance.now();
+    const png = await deps.withPage((page, cdp) => renderComposePage(page, cdp, doc));
+    const decodeStarted = performance.now();
+    const { data, info } = await sharp(png).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+    times.page = decodeStarted - started;
+    times.decode = performance.now() - decodeStarted;
+    return { data, width: info.width, height: info.height, channels: 4 };
+  };
+  if (!cache) return render();
+  const key = `browser-page:${createHash('sha256').update(doc.html).digest('base64url')}`;
+  const cached = cache.get<RawImage>(key);
+  if (cached) return cached;
+  const rendering = render();
+  cache.set(key, rendering);
+  return rendering;
 }
