@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { evalStops, levelStops, maskParam, planDepthBlur } from '../effects/depth-blur-mask.ts';
-import { premultiply, warpOnto } from '../effects/homography-warp.ts';
+import { warpOnto } from '../effects/homography-warp.ts';
 import { resolveStyle } from '../resolve-style.ts';
 import { buildScene } from '../scene.ts';
 import { apply, corners, invert, mul3, quadToQuad, rotation, translate } from './camera-math.ts';
@@ -149,7 +149,7 @@ describe('homography warp', () => {
     const src = Buffer.alloc(4 * 4 * 4, 0);
     for (let i = 0; i < src.length; i += 4) src.set([200, 100, 50, 255], i);
     const target = { data: Buffer.alloc(10 * 10 * 4), width: 10, height: 10 };
-    warpOnto(target, premultiply(src, 4, 4), translate(3, 2));
+    warpOnto(target, { data: src, width: 4, height: 4, x: 0, y: 0 }, translate(3, 2));
     const at = (x: number, y: number) => [...target.data.subarray((y * 10 + x) * 4, (y * 10 + x) * 4 + 4)];
     expect(at(3, 2)).toEqual([200, 100, 50, 255]);
     expect(at(6, 5)).toEqual([200, 100, 50, 255]);
@@ -162,7 +162,7 @@ describe('homography warp', () => {
     const target = { data: Buffer.alloc(40 * 40 * 4), width: 40, height: 40 };
     const r = rotation({ tilt_x: 0, tilt_y: 0, roll: 20 });
     const h = mul3(translate(20, 20), mul3([r[0], r[1], 0, r[3], r[4], 0, 0, 0, 1], translate(-10, -10)));
-    warpOnto(target, premultiply(src, 20, 20), h);
+    warpOnto(target, { data: src, width: 20, height: 20, x: 0, y: 0 }, h);
     let partial = 0;
     for (let i = 0; i < target.data.length; i += 4) {
       const a = target.data[i + 3] as number;

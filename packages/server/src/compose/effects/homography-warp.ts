@@ -1,188 +1,240 @@
-import { apply, invert, type Mat3 } from '../camera/camera-math.ts';
-import type { Rect } from '../scene-types.ts';
+import { invert, type Mat3 } from '../camera/camera-math.ts';
+import { BLUR_TABLE, type BlurLevel, type BlurredLayer, blurParam } from './layer-blur.ts';
+import { quadRows } from './quad-rows.ts';
+import { clamped, overPremul, type RgbaTarget, type StraightLayer } from './straight-layer.ts';
 
-/** An RGBA image with premultiplied alpha as floats (0..255), positioned at `x`, `y` in its own space. */
-export interface PremulLayer {
-  data: Float32Array;
-  width: number;
-  height: number;
-  x: number;
-  y: number;
-}
-
-/** A straight-alpha RGBA image (the renderers' canvas). */
-export interface RgbaTarget {
-  data: Buffer;
-  width: number;
-  height: number;
-}
-
-/** Straight-alpha RGBA bytes -> premultiplied floats. */
-export function premultiply(src: Buffer, width: number, height: number, x = 0, y = 0): PremulLayer {
-  const data = new Float32Array(width * height * 4);
-  for (let i = 0; i < data.length; i += 4) {
-    const a = (src[i + 3] as number) / 255;
-    if (a === 0) continue;
-    data[i] = (src[i] as number) * a;
-    data[i + 1] = (src[i + 1] as number) * a;
-    data[i + 2] = (src[i + 2] as number) * a;
-    data[i + 3] = a * 255;
+/**
+ * Adds `w` x the bilinear sample of straight-alpha `src` (W x H) at index-space (fx, fy) into
+ * `acc` as premultiplied colour (each texel weighted by its alpha: the same as interpolating
+ * premultiplied texels, so transparent neighbours add no dark fringe); taps outside the image
+ * are transparent. Returns the sample's alpha (0..255), unweighted.
+ */
+function tap(
+  src: Uint8Array,
+  W: number,
+  H: number,
+  fx: number,
+  fy: number,
+  w: number,
+  acc: Float64Array,
+): number {
+  const ix = Math.floor(fx);
+  const iy = Math.floor(fy);
+  const ax = fx - ix;
+  const ay = fy - iy;
+  if (ix >= 0 && iy >= 0 && ix < W - 1 && iy < H - 1) {
+    const k = (iy * W + ix) * 4;
+    const k2 = k + W * 4;
+    const a00 = (src[k + 3] as number) * (1 - ax) * (1 - ay);
+    const a10 = (src[k + 7] as number) * ax * (1 - ay);
+    const a01 = (src[k2 + 3] as number) * (1 - ax) * ay;
+    const a11 = (src[k2 + 7] as number) * ax * ay;
+    const alpha = a00 + a10 + a01 + a11;
+    if (alpha === 0) return 0;
+    const p = w / 255;
+    acc[0] =
+      (acc[0] as number) +
+      ((src[k] as number) * a00 +
+        (src[k + 4] as number) * a10 +
+        (src[k2] as number) * a01 +
+        (src[k2 + 4] as number) * a11) *
+        p;
+    acc[1] =
+      (acc[1] as number) +
+      ((src[k + 1] as number) * a00 +
+        (src[k + 5] as number) * a10 +
+        (src[k2 + 1] as number) * a01 +
+        (src[k2 + 5] as number) * a11) *
+        p;
+    acc[2] =
+      (acc[2] as number) +
+      ((src[k + 2] as number) * a00 +
+        (src[k + 6] as number) * a10 +
+        (src[k2 + 2] as number) * a01 +
+        (src[k2 + 6] as number) * a11) *
+        p;
+    acc[3] = (acc[3] as number) + alpha * w;
+    return alpha;
   }
-  return { data, width, height, x, y };
+  let alpha = 0;
+  for (let j = 0; j < 2; j++) {
+    const yy = iy + j;
+    if (yy < 0 || yy >= H) continue;
+    const wy = j ? ay : 1 - ay;
+    for (let i = 0; i < 2; i++) {
+      const xx = ix + i;
+      if (xx < 0 || xx >= W) continue;
+      const k = (yy * W + xx) * 4;
+      const a = (src[k + 3] as number) * (i ? ax : 1 - ax) * wy;
+      alpha += a;
+      const p = (a * w) / 255;
+      acc[0] = (acc[0] as number) + (src[k] as number) * p;
+      acc[1] = (acc[1] as number) + (src[k + 1] as number) * p;
+      acc[2] = (acc[2] as number) + (src[k + 2] as number) * p;
+      acc[3] = (acc[3] as number) + a * w;
+    }
+  }
+  return alpha;
 }
 
-/** Canvas pixels the layer can reach through `h`, clipped to the target. */
-export function reach(h: Mat3, r: Rect, target: { width: number; height: number }) {
-  const pts = [
-    apply(h, r.x, r.y),
-    apply(h, r.x + r.width, r.y),
-    apply(h, r.x + r.width, r.y + r.height),
-    apply(h, r.x, r.y + r.height),
-  ];
-  return {
-    x0: Math.max(0, Math.floor(Math.min(...pts.map((p) => p.x)))),
-    y0: Math.max(0, Math.floor(Math.min(...pts.map((p) => p.y)))),
-    x1: Math.min(target.width, Math.ceil(Math.max(...pts.map((p) => p.x)))),
-    y1: Math.min(target.height, Math.ceil(Math.max(...pts.map((p) => p.y)))),
-  };
-}
-
-/** Source-over of one premultiplied colour onto straight-alpha pixel `i`. */
-function over(dst: Buffer, i: number, r: number, g: number, b: number, a: number): void {
-  if (a < 0.25) return;
-  const k = 1 - a / 255;
-  const da = (dst[i + 3] as number) * k;
-  const oa = a + da;
-  const s = da / 255;
-  dst[i] = Math.min(255, (r + (dst[i] as number) * s) * (255 / oa) + 0.5);
-  dst[i + 1] = Math.min(255, (g + (dst[i + 1] as number) * s) * (255 / oa) + 0.5);
-  dst[i + 2] = Math.min(255, (b + (dst[i + 2] as number) * s) * (255 / oa) + 0.5);
-  dst[i + 3] = Math.min(255, oa + 0.5);
-}
+/** Samples along one footprint axis of squared length `len2` source px: one per px, 1..4. */
+const samples = (len2: number) => (len2 <= 1.44 ? 1 : len2 <= 4.84 ? 2 : len2 <= 10.24 ? 3 : 4);
 
 /**
  * Draws `layer` onto `target` through the homography `h` (layer space -> target pixels),
- * source-over. Each target pixel maps back into the layer; where the mapping shrinks the layer
- * (foreshortened sides), it takes n x n bilinear samples spread over the pixel's footprint
- * (n from the local scale, up to 4), so fine text and 1 px lines minify without aliasing.
- * Bilinear on premultiplied alpha: edges fade into the layer's transparent margin without
+ * source-over. Only the target pixels the projected layer covers are visited (row spans of the
+ * quad), and the inverse map advances by constant increments along a row. Where the mapping
+ * shrinks the layer (foreshortened sides) a pixel takes bilinear samples spread over its
+ * footprint, as many along each axis of the footprint as that axis is long (up to 4): text and
+ * 1 px lines minify without aliasing, and a side that is only narrowed is not blurred along
+ * its height. Bilinear on premultiplied alpha: edges fade into the transparent margin without
  * dark fringes, anti-aliased over about one pixel.
+ *
+ * With `blur`, each pixel stacks the blur levels over the sharp layer source-over (level i
+ * weighted by its profile at the pixel's point of the flat layer), walking the stack from the
+ * top level down and stopping once what is above is opaque: a fully blurred pixel reads one
+ * reduced level and never the sharp layer.
  */
-export function warpOnto(target: RgbaTarget, layer: PremulLayer, h: Mat3): void {
-  const inv = invert(h);
-  const { x0, y0, x1, y1 } = reach(
-    h,
-    { x: layer.x, y: layer.y, width: layer.width, height: layer.height },
-    target,
-  );
-  const src = layer.data;
-  const W = layer.width;
-  const H = layer.height;
-  const acc = new Float64Array(4);
-  const tap = (sx: number, sy: number, w: number) => {
-    // Pixel centres at +0.5: sample position in index space.
-    const fx = sx - layer.x - 0.5;
-    const fy = sy - layer.y - 0.5;
-    const ix = Math.floor(fx);
-    const iy = Math.floor(fy);
-    const ax = fx - ix;
-    const ay = fy - iy;
-    for (let j = 0; j < 2; j++) {
-      const yy = iy + j;
-      if (yy < 0 || yy >= H) continue;
-      const wy = (j ? ay : 1 - ay) * w;
-      for (let i = 0; i < 2; i++) {
-        const xx = ix + i;
-        if (xx < 0 || xx >= W) continue;
-        const wgt = (i ? ax : 1 - ax) * wy;
-        const k = (yy * W + xx) * 4;
-        acc[0] = (acc[0] as number) + (src[k] as number) * wgt;
-        acc[1] = (acc[1] as number) + (src[k + 1] as number) * wgt;
-        acc[2] = (acc[2] as number) + (src[k + 2] as number) * wgt;
-        acc[3] = (acc[3] as number) + (src[k + 3] as number) * wgt;
-      }
-    }
+export function warpOnto(
+  target: RgbaTarget,
+  layer: StraightLayer,
+  h: Mat3,
+  blur: BlurredLayer | null = null,
+): void {
+  const rows = quadRows(h, { x: layer.x, y: layer.y, width: layer.width, height: layer.height }, target);
+  if (!rows) return;
+  const ctx: WarpRow = {
+    inv: invert(h),
+    layer,
+    blur,
+    dst: clamped(target.data),
+    width: target.width,
+    acc: new Float64Array(4),
   };
-  const [a, b, c, d, e, f, g, hh, ii] = inv;
-  for (let y = y0; y < y1; y++) {
-    for (let x = x0; x < x1; x++) {
-      const px = x + 0.5;
-      const py = y + 0.5;
-      const w = g * px + hh * py + ii;
-      if (w <= 0) continue;
-      const sx = (a * px + b * py + c) / w;
-      const sy = (d * px + e * py + f) / w;
-      if (sx < layer.x - 1 || sy < layer.y - 1 || sx > layer.x + W + 1 || sy > layer.y + H + 1) continue;
-      // Footprint: the Jacobian of the inverse map at this pixel.
-      const jxx = (a - g * sx) / w;
-      const jyx = (d - g * sy) / w;
-      const jxy = (b - hh * sx) / w;
-      const jyy = (e - hh * sy) / w;
-      const n = Math.min(
-        4,
-        Math.max(1, Math.ceil(Math.max(Math.hypot(jxx, jyx), Math.hypot(jxy, jyy)) - 0.2)),
-      );
-      acc.fill(0);
-      if (n === 1) tap(sx, sy, 1);
-      else {
-        const wt = 1 / (n * n);
-        for (let q = 0; q < n; q++) {
-          const oy = (q + 0.5) / n - 0.5;
-          for (let p = 0; p < n; p++) {
-            const ox = (p + 0.5) / n - 0.5;
-            tap(sx + jxx * ox + jxy * oy, sy + jyx * ox + jyy * oy, wt);
-          }
-        }
-      }
-      over(
-        target.data,
-        (y * target.width + x) * 4,
-        acc[0] as number,
-        acc[1] as number,
-        acc[2] as number,
-        acc[3] as number,
-      );
-    }
-  }
+  // One call per row: V8 optimises a small function called often far better than one long loop.
+  for (let y = rows.y0; y < rows.y1; y++)
+    warpRow(ctx, y, rows.from[y - rows.y0] as number, rows.to[y - rows.y0] as number);
+}
+
+interface WarpRow {
+  inv: Mat3;
+  layer: StraightLayer;
+  blur: BlurredLayer | null;
+  dst: Uint8ClampedArray;
+  width: number;
+  acc: Float64Array;
 }
 
 /**
- * Blends colour `color` (straight, alpha 0..1) through a one-channel `mask` placed at
- * (`mask.x`, `mask.y`) in layer space and mapped to the target by `h` (bilinear: a shadow mask
- * has no detail to alias).
+ * The blur levels at layer index-space (fx, fy) for mask parameter `t`, top level first, into
+ * `acc`; returns how much of what lies under them still shows (0..1).
  */
-export function warpMaskOnto(
-  target: RgbaTarget,
-  mask: { data: Buffer; width: number; height: number; x: number; y: number },
-  h: Mat3,
-  color: { r: number; g: number; b: number; a: number },
-): void {
-  const inv = invert(h);
-  const { x0, y0, x1, y1 } = reach(h, mask, target);
-  const [a, b, c, d, e, f, g, hh, ii] = inv;
-  const W = mask.width;
-  const at = (xx: number, yy: number) =>
-    xx < 0 || yy < 0 || xx >= W || yy >= mask.height ? 0 : (mask.data[yy * W + xx] as number);
-  for (let y = y0; y < y1; y++) {
-    for (let x = x0; x < x1; x++) {
-      const px = x + 0.5;
-      const py = y + 0.5;
-      const w = g * px + hh * py + ii;
-      if (w <= 0) continue;
-      const fx = (a * px + b * py + c) / w - mask.x - 0.5;
-      const fy = (d * px + e * py + f) / w - mask.y - 0.5;
+function blurTaps(blur: BlurredLayer, t: number, fx: number, fy: number, acc: Float64Array): number {
+  const q = (t - blur.t0) * blur.perT + 0.5;
+  const k = q <= 0 ? 0 : q >= BLUR_TABLE - 1 ? BLUR_TABLE - 1 : q | 0;
+  const { levels, weights } = blur;
+  let rest = 1;
+  for (let l = levels.length - 1; l >= 0 && rest > 1 / 1024; l--) {
+    const wl = weights[l * BLUR_TABLE + k] as number;
+    if (wl <= 0) continue;
+    const lv = levels[l] as BlurLevel;
+    const la = tap(
+      lv.data,
+      lv.width,
+      lv.height,
+      (fx + 0.5) * lv.sx - 0.5,
+      (fy + 0.5) * lv.sy - 0.5,
+      wl * rest,
+      acc,
+    );
+    rest *= 1 - (wl * la) / 255;
+  }
+  return rest;
+}
+
+/** Target pixels [x0, x1) of row `y` (see warpOnto). */
+function warpRow(ctx: WarpRow, y: number, x0: number, x1: number): void {
+  const [a, b, c, d, e, f, g, hh, ii] = ctx.inv;
+  const { layer, dst, acc, blur } = ctx;
+  const src = layer.data;
+  const W = layer.width;
+  const H = layer.height;
+  const lx = layer.x + 0.5;
+  const ly = layer.y + 0.5;
+  const py = y + 0.5;
+  let u = a * (x0 + 0.5) + b * py + c;
+  let v = d * (x0 + 0.5) + e * py + f;
+  let w = g * (x0 + 0.5) + hh * py + ii;
+  for (let x = x0; x < x1; x++, u += a, v += d, w += g) {
+    if (w <= 0) continue;
+    const iw = 1 / w;
+    const sx = u * iw;
+    const sy = v * iw;
+    const fx = sx - lx;
+    const fy = sy - ly;
+    // Beyond a source px or so of the layer, no tap can reach it (spans are padded by 2 px).
+    if (fx <= -3 || fy <= -3 || fx >= W + 2 || fy >= H + 2) continue;
+    const i = (y * ctx.width + x) * 4;
+    acc[0] = 0;
+    acc[1] = 0;
+    acc[2] = 0;
+    acc[3] = 0;
+    const rest = blur ? blurTaps(blur, blurParam(blur.geometry, sx, sy), fx, fy, acc) : 1;
+    if (rest > 1 / 1024) {
+      // Footprint: the columns of the inverse map's Jacobian at this pixel.
+      const jxx = (a - g * sx) * iw;
+      const jyx = (d - g * sy) * iw;
+      const jxy = (b - hh * sx) * iw;
+      const jyy = (e - hh * sy) * iw;
+      const nx = samples(jxx * jxx + jyx * jyx);
+      const ny = samples(jxy * jxy + jyy * jyy);
       const ix = Math.floor(fx);
       const iy = Math.floor(fy);
-      if (ix < -1 || iy < -1 || ix >= W || iy >= mask.height) continue;
-      const ax = fx - ix;
-      const ay = fy - iy;
-      const m =
-        (at(ix, iy) * (1 - ax) + at(ix + 1, iy) * ax) * (1 - ay) +
-        (at(ix, iy + 1) * (1 - ax) + at(ix + 1, iy + 1) * ax) * ay;
-      const alpha = (m / 255) * color.a * 255;
-      if (alpha < 0.25) continue;
-      const k = alpha / 255;
-      over(target.data, (y * target.width + x) * 4, color.r * k, color.g * k, color.b * k, alpha);
+      if (nx === 1 && ny === 1 && ix >= 0 && iy >= 0 && ix < W - 1 && iy < H - 1) {
+        // The common case, inline: one bilinear sample inside the layer, premultiplied.
+        const ax = fx - ix;
+        const ay = fy - iy;
+        const k = (iy * W + ix) * 4;
+        const k2 = k + W * 4;
+        const p = rest / 255;
+        const a00 = (src[k + 3] as number) * (1 - ax) * (1 - ay) * p;
+        const a10 = (src[k + 7] as number) * ax * (1 - ay) * p;
+        const a01 = (src[k2 + 3] as number) * (1 - ax) * ay * p;
+        const a11 = (src[k2 + 7] as number) * ax * ay * p;
+        overPremul(
+          dst,
+          i,
+          (acc[0] as number) +
+            (src[k] as number) * a00 +
+            (src[k + 4] as number) * a10 +
+            (src[k2] as number) * a01 +
+            (src[k2 + 4] as number) * a11,
+          (acc[1] as number) +
+            (src[k + 1] as number) * a00 +
+            (src[k + 5] as number) * a10 +
+            (src[k2 + 1] as number) * a01 +
+            (src[k2 + 5] as number) * a11,
+          (acc[2] as number) +
+            (src[k + 2] as number) * a00 +
+            (src[k + 6] as number) * a10 +
+            (src[k2 + 2] as number) * a01 +
+            (src[k2 + 6] as number) * a11,
+          (acc[3] as number) + (a00 + a10 + a01 + a11) * 255,
+        );
+        continue;
+      }
+      if (nx === 1 && ny === 1) tap(src, W, H, fx, fy, rest, acc);
+      else {
+        const wt = rest / (nx * ny);
+        for (let q = 0; q < ny; q++) {
+          const oy = (q + 0.5) / ny - 0.5;
+          for (let p = 0; p < nx; p++) {
+            const ox = (p + 0.5) / nx - 0.5;
+            tap(src, W, H, fx + jxx * ox + jxy * oy, fy + jyx * ox + jyy * oy, wt, acc);
+          }
+        }
+      }
     }
+    overPremul(dst, i, acc[0] as number, acc[1] as number, acc[2] as number, acc[3] as number);
   }
 }

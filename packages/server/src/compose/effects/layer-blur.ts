@@ -1,63 +1,92 @@
 import sharp from 'sharp';
-import { evalStops, levelStops, maskParam, type SceneDepthBlur } from './depth-blur-mask.ts';
-import type { PremulLayer } from './homography-warp.ts';
+import { evalStops, levelStops, type MaskGeometry, type SceneDepthBlur } from './depth-blur-mask.ts';
 
-/**
- * One blur level of a straight-alpha RGBA layer: downscaled and blurred in one sharp pipeline
- * (sharp resizes before it blurs, both on premultiplied alpha), scaled back up in a second.
- * A blurred image has no high frequencies, so a quarter of the pixels loses nothing visible.
- */
-async function blurred(data: Buffer, width: number, height: number, sigma: number): Promise<Buffer> {
-  const f = sigma >= 10 ? 4 : sigma >= 4 ? 2 : 1;
-  const raw = { raw: { width, height, channels: 4 as const } };
-  if (f === 1) return sharp(data, raw).blur(Math.max(0.3, sigma)).raw().toBuffer();
-  const w = Math.max(1, Math.round(width / f));
-  const h = Math.max(1, Math.round(height / f));
-  const small = await sharp(data, raw)
-    .resize(w, h, { fit: 'fill', kernel: 'linear' })
-    .blur(Math.max(0.3, sigma / f))
-    .raw()
-    .toBuffer();
-  return sharp(small, { raw: { width: w, height: h, channels: 4 } })
-    .resize(width, height, { fit: 'fill', kernel: 'cubic' })
-    .raw()
-    .toBuffer();
+/** One blur level, kept at its reduced size (straight-alpha RGBA), `sx`, `sy` level px per layer px. */
+export interface BlurLevel {
+  data: Buffer;
+  width: number;
+  height: number;
+  sx: number;
+  sy: number;
 }
 
 /**
- * Depth blur of the flat frame layer (straight-alpha RGBA at `x`, `y`): every level blurred,
- * then stacked over the sharp layer source-over in premultiplied alpha, level i weighted by
- * its mask profile along the plan's gradient. Blurring the layer alone (never the background)
- * lets the frame's edge fade into whatever is under it, with no dark or light halo.
+ * The depth blur of a frame layer, ready for the warp to blend per target pixel: the blurred
+ * levels at reduced size, and per level its opacity along the mask parameter in a table of
+ * `BLUR_TABLE` entries from `t0` (`perT` entries per unit of t).
+ */
+export interface BlurredLayer {
+  levels: BlurLevel[];
+  weights: Float32Array;
+  t0: number;
+  perT: number;
+  geometry: MaskGeometry;
+}
+
+/** Entries per level in BlurredLayer.weights: several per layer px along the mask's gradient. */
+export const BLUR_TABLE = 4096;
+
+/**
+ * One blur level of a straight-alpha RGBA layer, downscaled and blurred in one sharp pipeline
+ * (sharp resizes before it blurs, both on premultiplied alpha) and left small: a blurred image
+ * has no high frequencies, so the warp samples it bilinearly where it is needed instead of
+ * paying for a full-size upscale and blend of every level.
+ */
+async function blurredLevel(data: Buffer, width: number, height: number, sigma: number): Promise<BlurLevel> {
+  const f = sigma >= 10 ? 4 : sigma >= 4 ? 2 : 1;
+  const w = Math.max(1, Math.round(width / f));
+  const h = Math.max(1, Math.round(height / f));
+  let p = sharp(data, { raw: { width, height, channels: 4 } });
+  if (f > 1) p = p.resize(w, h, { fit: 'fill', kernel: 'linear' });
+  const small = await p
+    .blur(Math.max(0.3, sigma / f))
+    .raw()
+    .toBuffer();
+  return { data: small, width: w, height: h, sx: w / width, sy: h / height };
+}
+
+/** The range of the mask parameter over a w x h layer at (x, y): a linear one peaks at corners. */
+function paramRange(g: MaskGeometry, x: number, y: number, w: number, h: number): [number, number] {
+  const ts = [
+    [x, y],
+    [x + w, y],
+    [x, y + h],
+    [x + w, y + h],
+  ].map(([px = 0, py = 0]) =>
+    g.kind === 'linear'
+      ? ((px - g.origin.x) * g.dir.x + (py - g.origin.y) * g.dir.y) / g.unit
+      : Math.hypot((px - g.centre.x) / g.rx, (py - g.centre.y) / g.ry),
+  );
+  return [g.kind === 'radial' ? 0 : Math.min(...ts), Math.max(...ts)];
+}
+
+/** The mask parameter at point (x, y) of the flat layer (as maskParam, without a call per pixel). */
+export function blurParam(g: MaskGeometry, x: number, y: number): number {
+  if (g.kind === 'linear') return ((x - g.origin.x) * g.dir.x + (y - g.origin.y) * g.dir.y) / g.unit;
+  const dx = (x - g.centre.x) / g.rx;
+  const dy = (y - g.centre.y) / g.ry;
+  return Math.sqrt(dx * dx + dy * dy);
+}
+
+/**
+ * Depth blur of the flat frame layer (straight-alpha RGBA at `x`, `y`): every level of the plan
+ * blurred at reduced size, and each level's opacity profile (levelStops) tabulated over the
+ * layer's range of the mask parameter. The warp stacks the levels over the sharp layer per
+ * target pixel (see warpOnto). Blurring the layer alone (never the background) lets the
+ * frame's edge fade into whatever is under it, with no dark or light halo.
  */
 export async function blurLayer(
   src: { data: Buffer; width: number; height: number; x: number; y: number },
   plan: SceneDepthBlur,
-): Promise<PremulLayer> {
+): Promise<BlurredLayer> {
   const { width, height } = src;
-  const levels = await Promise.all(plan.sigmas.map((s) => blurred(src.data, width, height, s)));
-  const out = new Float32Array(width * height * 4);
-  const t = new Float32Array(width * height);
-  for (let y = 0; y < height; y++)
-    for (let x = 0; x < width; x++)
-      t[y * width + x] = maskParam(plan.geometry, src.x + x + 0.5, src.y + y + 0.5);
-  const put = (buf: Buffer, weight: (p: number) => number) => {
-    for (let p = 0, i = 0; p < width * height; p++, i += 4) {
-      const wgt = weight(p);
-      if (wgt <= 0) continue;
-      const a = ((buf[i + 3] as number) / 255) * wgt;
-      if (a <= 0) continue;
-      const k = 1 - a;
-      out[i] = (buf[i] as number) * a + (out[i] as number) * k;
-      out[i + 1] = (buf[i + 1] as number) * a + (out[i + 1] as number) * k;
-      out[i + 2] = (buf[i + 2] as number) * a + (out[i + 2] as number) * k;
-      out[i + 3] = 255 * a + (out[i + 3] as number) * k;
-    }
-  };
-  put(src.data, () => 1);
-  levels.forEach((buf, i) => {
-    const stops = levelStops(plan.stops, levels.length, i + 1);
-    put(buf, (p) => evalStops(stops, t[p] as number));
+  const levels = await Promise.all(plan.sigmas.map((s) => blurredLevel(src.data, width, height, s)));
+  const [t0, t1] = paramRange(plan.geometry, src.x, src.y, width, height);
+  const perT = (BLUR_TABLE - 1) / Math.max(t1 - t0, 1e-9);
+  const weights = new Float32Array(levels.length * BLUR_TABLE);
+  levels.forEach((_, l) => {
+    const stops = levelStops(plan.stops, levels.length, l + 1);
+    for (let k = 0; k < BLUR_TABLE; k++) weights[l * BLUR_TABLE + k] = evalStops(stops, t0 + k / perT);
   });
-  return { data: out, width, height, x: src.x, y: src.y };
+  return { levels, weights, t0, perT, geometry: plan.geometry };
 }

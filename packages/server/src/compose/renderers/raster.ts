@@ -3,7 +3,7 @@ import type { Rgba } from '../css/css-color.ts';
 import type { Rect, Scene, SceneFrame, SceneScreenshot } from '../scene-types.ts';
 import type { FontCatalogue } from './font-catalogue.ts';
 import { drawDevice } from './raster-device.ts';
-import { drawFrameLayer, drawWarpedShadow, layerScene } from './raster-layer.ts';
+import { drawFrameLayer, drawWarpedShadow, layerScene, opaqueCore } from './raster-layer.ts';
 import {
   blendPixel,
   createRaw,
@@ -289,22 +289,28 @@ function drawScrim(canvas: RawImage, scene: Scene): void {
  * overlay scrim and the text layers (satori + resvg). Returns raw RGBA for the encode stage.
  */
 export async function renderRaster(scene: Scene, screenshot: RawInput, deps: RasterDeps): Promise<RawImage> {
-  const [canvas, shot] = await Promise.all([
-    backgroundLayer(scene, deps),
-    fittedScreenshot(screenshot, scene.screenshot),
-  ]);
   if (scene.layer) {
-    // Transformed or blurred frame: shadows on the background plane, the frame layer drawn flat
-    // on its own, blurred and warped into place, then the texts that stay on the canvas.
+    // Transformed or blurred frame: the frame layer drawn flat on its own, shadows on the
+    // background plane (not where the layer will cover them), the layer blurred and warped into
+    // place, then the texts that stay on the canvas.
+    const [canvas, flat] = await Promise.all([
+      backgroundLayer(scene, deps),
+      renderRaster(layerScene(scene, scene.layer), screenshot, deps),
+    ]);
+    const hidden = opaqueCore(scene, scene.layer, flat);
     for (const shadow of scene.shadows)
-      if (shadow.matrix) await drawWarpedShadow(canvas, shadow, deps.cache);
+      if (shadow.matrix) await drawWarpedShadow(canvas, shadow, deps.cache, hidden);
       else
         await drawShadow(canvas, shadow, { rect: scene.frame.rect, radius: scene.frame.radius }, deps.cache);
-    const flat = await renderRaster(layerScene(scene, scene.layer), screenshot, deps);
     await drawFrameLayer(canvas, flat, scene.layer);
     for (const text of scene.texts) if (!text.onFrame) await drawText(canvas, text, deps.fonts);
     return canvas;
   }
+  // The screenshot is fitted here only: a frame layer's flat scene fits it in its own render.
+  const [canvas, shot] = await Promise.all([
+    backgroundLayer(scene, deps),
+    fittedScreenshot(screenshot, scene.screenshot),
+  ]);
   const under = { rect: scene.frame.rect, radius: scene.frame.radius };
   for (const shadow of scene.shadows) await drawShadow(canvas, shadow, under, deps.cache);
   await drawFrame(canvas, scene.frame, scene, shot);

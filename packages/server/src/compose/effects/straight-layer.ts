@@ -1,0 +1,53 @@
+/**
+ * A straight-alpha RGBA image (as the renderers produce it) positioned at `x`, `y` in its own
+ * space: what the warp samples. It premultiplies while it samples, so no premultiplied copy of
+ * a layer is ever allocated (every large buffer per render brings the next full GC closer).
+ */
+export interface StraightLayer {
+  data: Uint8Array;
+  width: number;
+  height: number;
+  x: number;
+  y: number;
+}
+
+/** A straight-alpha RGBA image (the renderers' canvas). */
+export interface RgbaTarget {
+  data: Buffer;
+  width: number;
+  height: number;
+}
+
+/** The target's bytes as clamped: stores round and clamp to 0..255 without a branch. */
+export const clamped = (b: Buffer) => new Uint8ClampedArray(b.buffer, b.byteOffset, b.length);
+
+/**
+ * Source-over of one premultiplied colour (0..255) onto straight-alpha pixel `i`; an opaque
+ * destination (the usual background) takes the lerp without a division.
+ */
+export function overPremul(
+  dst: Uint8ClampedArray,
+  i: number,
+  r: number,
+  g: number,
+  b: number,
+  a: number,
+): void {
+  if (a < 0.25) return;
+  const k = 1 - a / 255;
+  const d = dst[i + 3] as number;
+  if (d === 255) {
+    dst[i] = r + (dst[i] as number) * k;
+    dst[i + 1] = g + (dst[i + 1] as number) * k;
+    dst[i + 2] = b + (dst[i + 2] as number) * k;
+    return;
+  }
+  const da = d * k;
+  const oa = a + da;
+  const s = da / 255;
+  const u = 255 / oa;
+  dst[i] = (r + (dst[i] as number) * s) * u;
+  dst[i + 1] = (g + (dst[i + 1] as number) * s) * u;
+  dst[i + 2] = (b + (dst[i + 2] as number) * s) * u;
+  dst[i + 3] = oa;
+}
