@@ -15,7 +15,22 @@ import { testPool } from '../test/capture/capture-test-kit.ts';
 import { fakeAppScreenshot } from '../test/compose/fake-screenshot.ts';
 import { interleaved, type Stats, stats, timed } from './measure.ts';
 
+/**
+ * The looks measured: the default one (what P1 composes) and the heaviest of issue 5, a strong
+ * tilt with lens depth blur (P2 applies to it too).
+ */
+export const COMPOSE_LOOKS = {
+  default: {},
+  'tilt-strong+lens': {
+    perspective: 'tilt-left-strong',
+    depth_blur: 70,
+    depth_blur_type: 'lens',
+    depth_blur_position: 0.6,
+  },
+} as const;
+
 export interface ComposeResult {
+  look: keyof typeof COMPOSE_LOOKS;
   mode: string;
   dpr: number;
   canvas: string;
@@ -41,11 +56,11 @@ export async function benchCompose(rounds: number): Promise<ComposeResult[]> {
     pool.run((lease) => fn(lease.page, lease.cdp));
   const modes = ['satori', 'browser'] as const;
   const setups = await Promise.all(
-    modes
-      .flatMap((mode) => [1, 2].map((dpr) => ({ mode, dpr })))
-      .map(async ({ mode, dpr }) => {
+    (Object.keys(COMPOSE_LOOKS) as (keyof typeof COMPOSE_LOOKS)[])
+      .flatMap((look) => modes.flatMap((mode) => [1, 2].map((dpr) => ({ look, mode, dpr }))))
+      .map(async ({ look, mode, dpr }) => {
         const shot: RawInput = await fakeAppScreenshot(1440 * dpr, 900 * dpr);
-        const style = resolveStyle({ output: { dpr: dpr as 1 | 2 } });
+        const style = resolveStyle({ ...COMPOSE_LOOKS[look], output: { dpr: dpr as 1 | 2 } });
         const scene = buildScene(
           style,
           { width: shot.width, height: shot.height, dpr },
@@ -58,7 +73,7 @@ export async function benchCompose(rounds: number): Promise<ComposeResult[]> {
               : await renderInBrowser(scene, shot, { withPage, fonts: browserFonts, cache });
           await encodeImage(raw, { format: 'png' });
         };
-        return { name: `${mode} dpr${dpr}`, mode, dpr, scene, run };
+        return { name: `${look} ${mode} dpr${dpr}`, look, mode, dpr, scene, run };
       }),
   );
   try {
@@ -67,6 +82,7 @@ export async function benchCompose(rounds: number): Promise<ComposeResult[]> {
     const contenders = Object.fromEntries(setups.map((s) => [s.name, s.run]));
     const times = await interleaved(contenders, rounds, { warmup: 1 });
     return setups.map((s) => ({
+      look: s.look,
       mode: s.mode,
       dpr: s.dpr,
       canvas: `${s.scene.canvas.width}x${s.scene.canvas.height}`,

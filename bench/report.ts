@@ -127,11 +127,12 @@ export function markdown(r: Results): string {
     );
   }
   if (r.composeIsolated) {
-    lines.push('', 'Compose + PNG encode in process, per mode (default look):', '');
+    lines.push('', 'Compose + PNG encode in process, per look and mode:', '');
     lines.push(
       table(
-        ['mode', 'dpr', 'canvas', 'MP', 'cold ms', 'warm p50 / p95 ms'],
+        ['look', 'mode', 'dpr', 'canvas', 'MP', 'cold ms', 'warm p50 / p95 ms'],
         r.composeIsolated.map((c) => [
+          c.look ?? 'default',
           c.mode,
           String(c.dpr),
           c.canvas,

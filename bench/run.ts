@@ -68,7 +68,8 @@ try {
   if (wanted('compose')) {
     console.log('compose (P2), in this process');
     results.composeIsolated = await benchCompose(Math.max(8, ROUNDS));
-    for (const c of results.composeIsolated) console.log(`  ${c.mode} dpr${c.dpr}: p50 ${c.warm.p50} ms`);
+    for (const c of results.composeIsolated)
+      console.log(`  ${c.look} ${c.mode} dpr${c.dpr}: p50 ${c.warm.p50} ms`);
   }
 
   const inProcess = (['latency', 'fullpage', 'throughput', 'cache', 'compose'] as const).some(wanted);

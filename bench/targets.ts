@@ -69,14 +69,14 @@ export function targets(r: Results): TargetRow[] {
   rows.push(latencyRatio(r, 'vitrine-raw', 0.6, 'P1r', 'POST /v1/raw, p50', '≤ 0.6 x bare-playwright'));
 
   const isolated = (r.composeIsolated ?? []).map(
-    (c) => `${c.mode} dpr${c.dpr} ${c.warm.p50} ms (${c.megapixels} MP)`,
+    (c) => `${c.look ?? 'default'} ${c.mode} dpr${c.dpr} ${c.warm.p50} ms (${c.megapixels} MP)`,
   );
   const service = Object.entries(r.composeService ?? {}).map(([k, v]) =>
     'total' in v ? `${k} ${v.total.p50} ms` : `${k} not wired yet`,
   );
   rows.push({
     id: 'P2',
-    metric: 'compose + encode, default look, p50',
+    metric: 'compose + encode, default look and strong tilt + lens blur, p50',
     target: '≤ 120 ms (dpr 1), ≤ 400 ms (dpr 2), each mode',
     reached: [
       isolated.length ? `in isolation: ${isolated.join(', ')}` : '',
