@@ -2,8 +2,7 @@ import { renderAsync } from '@resvg/resvg-js';
 import sharp from 'sharp';
 import { planBackground } from './background-config.ts';
 import type { BackgroundAsset } from './catalogue.ts';
-import type { GrainSpec } from './generators/generator-types.ts';
-import { createSeededRandom } from './seeded-random.ts';
+import { addFilmGrain } from './film-grain.ts';
 
 export const BACKGROUND_FORMATS = ['png', 'webp', 'jpg'] as const;
 export type BackgroundFormat = (typeof BACKGROUND_FORMATS)[number];
@@ -18,7 +17,16 @@ export const CONTENT_TYPES: Record<BackgroundFormat, string> = {
  * Bumped whenever a generator or the encoder changes its output, so cached renders and ETags
  * of older versions are never served for the new ones.
  */
-export const RENDERER_VERSION = 1;
+export const RENDERER_VERSION = 2;
+
+/**
+ * WebP settings. Sharp YUV at effort 4 keeps hard colour edges clean (2 dB better PSNR on
+ * geometric tiles). On soft fields it changed nothing visible (PSNR within 0.6 dB, all above
+ * 37 dB for heavy grain and 45 dB otherwise; sizes within 10%) while taking 3-8x longer at
+ * 2560x1600, so soft scenes use the plain conversion at effort 2.
+ */
+const CRISP_WEBP = { smartSubsample: true, effort: 4 } as const;
+const SOFT_WEBP = { smartSubsample: false, effort: 2 } as const;
 
 export interface RenderOptions {
   width: number;
@@ -37,25 +45,6 @@ export interface RenderedBackground {
   height: number;
 }
 
-const GRAIN_TILE = 384;
-
-/** A tile of monochrome film grain, as RGBA: grey around 50% with the strength in alpha. */
-function grainTile(grain: GrainSpec, size: number): Buffer {
-  const rnd = createSeededRandom(grain.seed ^ 0x9e3779b9);
-  const tile = Buffer.alloc(size * size * 4);
-  const alpha = Math.round(Math.min(1, grain.amount * 5) * 255);
-  for (let i = 0; i < size * size; i++) {
-    // Sum of three uniforms: close enough to Gaussian grain.
-    const g = 128 + (rnd.next() + rnd.next() + rnd.next() - 1.5) * 150;
-    const v = Math.max(0, Math.min(255, Math.round(g)));
-    tile[i * 4] = v;
-    tile[i * 4 + 1] = v;
-    tile[i * 4 + 2] = v;
-    tile[i * 4 + 3] = alpha;
-  }
-  return tile;
-}
-
 /**
  * Renders an asset at exactly `width` x `height`: the generator draws the vector scene at that
  * size (never a small bitmap scaled up), grain is added one grain per pixel, then encoded.
@@ -71,27 +60,18 @@ export async function renderBackground(
     font: { loadSystemFonts: false },
     background: '#000000',
   });
-  let raw = sharp(rendered.pixels, { raw: { width, height, channels: 4 } });
-  if (plan.grain && plan.grain.amount > 0) {
-    const size = Math.min(GRAIN_TILE, width, height);
-    const tile = grainTile(plan.grain, size);
-    raw = sharp(
-      await raw
-        .composite([
-          { input: tile, raw: { width: size, height: size, channels: 4 }, tile: true, blend: 'soft-light' },
-        ])
-        .raw()
-        .toBuffer(),
-      { raw: { width, height, channels: 4 } },
-    );
-  }
-  const image = raw.removeAlpha();
+  const image =
+    plan.grain && plan.grain.amount > 0
+      ? sharp(addFilmGrain(rendered.pixels, width, height, plan.grain), {
+          raw: { width, height, channels: 3 },
+        })
+      : sharp(rendered.pixels, { raw: { width, height, channels: 4 } }).removeAlpha();
   const quality = options.quality ?? 90;
   const data =
     format === 'png'
       ? await image.png({ compressionLevel: 6 }).toBuffer()
       : format === 'webp'
-        ? await image.webp({ quality, smartSubsample: true }).toBuffer()
+        ? await image.webp({ quality, ...(plan.crispEdges ? CRISP_WEBP : SOFT_WEBP) }).toBuffer()
         : await image.jpeg({ quality, mozjpeg: true, chromaSubsampling: '4:4:4' }).toBuffer();
   return { data, contentType: CONTENT_TYPES[format], width, height };
 }

@@ -107,13 +107,27 @@ export function cssRadialGradient(
   return `<radialGradient id="${id}" gradientUnits="userSpaceOnUse" cx="0" cy="0" r="1" gradientTransform="translate(${num(at.x)} ${num(at.y)}) scale(${num(Math.max(rx, 1))} ${num(Math.max(ry, 1))})">${gradientStops(stops)}</radialGradient>`;
 }
 
-/**
- * A rect covering only the blob's bounding box, filled with its gradient: painting a few
- * hundred pixels instead of the whole canvas keeps many-blob scenes fast at 2560x1600.
- */
-export function softBlobRect(blob: SoftBlob, fill: string): string {
+/** Half the width and height of the box bounding the blob's rotated ellipse. */
+export function softBlobExtent(blob: SoftBlob): { hx: number; hy: number } {
   const a = (blob.rotate * Math.PI) / 180;
-  const hx = Math.hypot(blob.rx * Math.cos(a), blob.ry * Math.sin(a));
-  const hy = Math.hypot(blob.rx * Math.sin(a), blob.ry * Math.cos(a));
-  return `<rect x="${num(blob.cx - hx)}" y="${num(blob.cy - hy)}" width="${num(2 * hx)}" height="${num(2 * hy)}" fill="${fill}"/>`;
+  return {
+    hx: Math.hypot(blob.rx * Math.cos(a), blob.ry * Math.sin(a)),
+    hy: Math.hypot(blob.rx * Math.sin(a), blob.ry * Math.cos(a)),
+  };
+}
+
+/**
+ * The blob's own ellipse filled with its gradient. The gradient is fully transparent from the
+ * ellipse outwards, so painting only the ellipse (not the canvas, nor the blob's bounding box)
+ * gives the same pixels for a fraction of the work: this keeps many-blob scenes fast at
+ * 2560x1600. A path of two arcs rather than a transformed `<ellipse>`, because a transform on
+ * the shape would also transform its `userSpaceOnUse` gradient.
+ */
+export function softBlobEllipse(blob: SoftBlob, fill: string): string {
+  const a = (blob.rotate * Math.PI) / 180;
+  const dx = blob.rx * Math.cos(a);
+  const dy = blob.rx * Math.sin(a);
+  const radii = `${num(blob.rx)} ${num(blob.ry)} ${num(blob.rotate)}`;
+  const start = `${num(blob.cx + dx)} ${num(blob.cy + dy)}`;
+  return `<path d="M${start}A${radii} 1 1 ${num(blob.cx - dx)} ${num(blob.cy - dy)}A${radii} 1 1 ${start}Z" fill="${fill}"/>`;
 }

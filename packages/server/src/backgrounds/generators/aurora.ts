@@ -3,8 +3,8 @@ import { createSeededRandom } from '../seeded-random.ts';
 import {
   cssLinearGradient,
   type SoftBlob,
+  softBlobEllipse,
   softBlobGradient,
-  softBlobRect,
   svgDocument,
 } from '../svg-markup.ts';
 import type { PaletteColors, RenderFrame, RenderPlan } from './generator-types.ts';
@@ -77,7 +77,7 @@ export function planAurora(config: AuroraConfig, frame: RenderFrame): RenderPlan
       };
       for (const blob of [veil, band]) {
         defs.push(softBlobGradient(`a${id}`, blob));
-        ribbons.push(softBlobRect(blob, `url(#a${id++})`));
+        ribbons.push(softBlobEllipse(blob, `url(#a${id++})`));
       }
     }
   }

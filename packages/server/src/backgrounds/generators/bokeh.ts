@@ -4,8 +4,8 @@ import {
   cssLinearGradient,
   gradientStops,
   num,
+  softBlobEllipse,
   softBlobGradient,
-  softBlobRect,
   svgDocument,
 } from '../svg-markup.ts';
 import type { PaletteColors, RenderFrame, RenderPlan } from './generator-types.ts';
@@ -57,7 +57,7 @@ export function planBokeh(config: BokehConfig, frame: RenderFrame): RenderPlan {
       opacity: 0.55,
     };
     defs.push(softBlobGradient(`glow${i}`, blob));
-    return softBlobRect(blob, `url(#glow${i})`);
+    return softBlobEllipse(blob, `url(#glow${i})`);
   });
   const discs: string[] = [];
   // Far discs first (big and soft), then nearer ones (smaller, with a bright rim).

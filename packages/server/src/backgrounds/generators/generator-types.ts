@@ -20,6 +20,12 @@ export interface GrainSpec {
 export interface RenderPlan {
   svg: string;
   grain?: GrainSpec;
+  /**
+   * The scene has crisp colour edges (shapes, strokes, tiles). WebP then keeps full-resolution
+   * chroma at those edges (sharp YUV), which costs most of the encode; soft colour fields look
+   * the same without it, so they leave this unset and encode several times faster.
+   */
+  crispEdges?: boolean;
 }
 
 /** Palette colours as stored in an asset's `config` (so the config alone reproduces the asset). */

@@ -207,5 +207,6 @@ export function planGeometric(config: GeometricConfig, frame: RenderFrame): Rend
       [],
       [`<rect width="100%" height="100%" fill="${config.base}"/>`, ...draw(config, frame, rnd)],
     ),
+    crispEdges: true,
   };
 }

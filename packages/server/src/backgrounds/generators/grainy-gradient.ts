@@ -1,5 +1,5 @@
 import { createSeededRandom } from '../seeded-random.ts';
-import { cssLinearGradient, softBlobGradient, softBlobRect, svgDocument } from '../svg-markup.ts';
+import { cssLinearGradient, softBlobEllipse, softBlobGradient, svgDocument } from '../svg-markup.ts';
 import type { PaletteColors, RenderFrame, RenderPlan } from './generator-types.ts';
 import { layoutBlobs } from './mesh-gradient.ts';
 
@@ -27,7 +27,7 @@ export function planGrainyGradient(config: GrainyGradientConfig, frame: RenderFr
   const body = ['<rect width="100%" height="100%" fill="url(#sweep)"/>'];
   layoutBlobs(rnd, frame, 3, [c, d, a], { min: 0.26, max: 0.4, opacity: [0.7, 0.95] }).forEach((blob, i) => {
     defs.push(softBlobGradient(`c${i}`, blob));
-    body.push(softBlobRect(blob, `url(#c${i})`));
+    body.push(softBlobEllipse(blob, `url(#c${i})`));
   });
   return { svg: svgDocument(width, height, defs, body), grain: { amount: config.grain, seed: config.seed } };
 }

@@ -3,8 +3,8 @@ import { createSeededRandom, type SeededRandom } from '../seeded-random.ts';
 import {
   cssLinearGradient,
   type SoftBlob,
+  softBlobEllipse,
   softBlobGradient,
-  softBlobRect,
   svgDocument,
 } from '../svg-markup.ts';
 import type { PaletteColors, RenderFrame, RenderPlan } from './generator-types.ts';
@@ -72,7 +72,7 @@ export function planMeshGradient(config: MeshGradientConfig, frame: RenderFrame)
   });
   blobs.forEach((blob, i) => {
     defs.push(softBlobGradient(`b${i}`, blob));
-    body.push(softBlobRect(blob, `url(#b${i})`));
+    body.push(softBlobEllipse(blob, `url(#b${i})`));
   });
   return {
     svg: svgDocument(width, height, defs, body),

@@ -70,5 +70,5 @@ export function planTopographic(config: TopographicConfig, frame: RenderFrame): 
       `<path d="${d}" fill="none" stroke="url(#ink)" stroke-opacity="${index ? 0.95 : 0.55}" stroke-width="${num(index ? stroke * 2 : stroke)}" stroke-linejoin="round" stroke-linecap="round"/>`,
     );
   }
-  return { svg: svgDocument(width, height, defs, body) };
+  return { svg: svgDocument(width, height, defs, body), crispEdges: true };
 }

@@ -83,5 +83,5 @@ export function planWaves(config: WavesConfig, frame: RenderFrame): RenderPlan {
     }
     body.push(`<path d="${path}" fill="url(#w${layer})"/>`);
   }
-  return { svg: svgDocument(width, height, defs, body) };
+  return { svg: svgDocument(width, height, defs, body), crispEdges: true };
 }

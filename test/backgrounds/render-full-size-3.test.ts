@@ -1,0 +1,3 @@
+import { describeFullSizeRenders } from './full-size-renders.ts';
+
+describeFullSizeRenders(2);
