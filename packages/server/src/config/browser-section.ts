@@ -4,16 +4,12 @@ import { section, variable } from './variable.ts';
 
 const positiveInt = z.coerce.number().int().min(1);
 
-/**
- * `auto` or an explicit count. `auto` is one capture per CPU core plus one: captures spend part
- * of their time waiting (the network, frames), and the extra one fills those gaps (+10 % styled
- * captures per minute at concurrency 4 on 2 cores, bench); two more only added queueing.
- */
+/** `auto` (one capture per CPU core, the measured saturation point) or an explicit count. */
 const concurrency = z
   .string()
   .trim()
   .transform((v, ctx) => {
-    if (v === 'auto') return os.availableParallelism() + 1;
+    if (v === 'auto') return os.availableParallelism();
     const n = Number(v);
     if (Number.isInteger(n) && n >= 1 && n <= 256) return n;
     ctx.addIssue({ code: 'custom', message: 'must be auto or an integer from 1 to 256' });
@@ -36,8 +32,7 @@ export const browserSection = section('Browser', {
     env: 'VITRINE_BROWSER_CONCURRENCY',
     schema: concurrency,
     form: 'auto, or an integer from 1 to 256',
-    description:
-      'Captures running at once; `auto` is one per CPU core plus one (fills the cores while pages wait; more only adds queueing).',
+    description: 'Captures running at once; `auto` is one per CPU core (more only adds queueing).',
     defaultText: 'auto',
   }),
   queueLimit: variable({
