@@ -1,105 +1,20 @@
-import type {
-  AspectRatio,
-  BackgroundPresetName,
-  BorderPreset,
-  ComposeFields,
-  ComposeMode,
-  OutputFormat,
-  OutputOptions,
-  ShadowPreset,
-  TextAlign,
-  TextVerticalAlign,
-  TitlePosition,
-} from '@vitrine/contract';
+/**
+ * Request fields to resolved style: the contract's defaults applied, shadow, border and camera
+ * presets expanded (explicit fields win), depth-blur defaults by type, and the checks the schema
+ * cannot make. The background's resolution and the field checks live beside it.
+ */
 import { invalidParam } from '../errors/app-error.ts';
-import { GRADIENT_PRESETS, type GradientPresetName, gradientCss } from './backgrounds/gradient-presets.ts';
 import { BORDER_PRESETS } from './border-presets.ts';
 import { type CameraValues, resolveCamera } from './camera/camera-presets.ts';
-import { parseCssColor, relativeLuminance } from './css/css-color.ts';
-import { GradientSyntaxError, type ParsedGradient, parseCssGradient } from './css/css-gradient.ts';
 import { DEPTH_BLUR_DEFAULTS, type DepthBlurSettings } from './effects/depth-blur-mask.ts';
 import { resolveDeviceFinish } from './frames/device-finish.ts';
+import { resolveBackground } from './resolve-background.ts';
 import { GLOW_ON_LIGHT_COLOR, SHADOW_PRESETS } from './shadow-presets.ts';
-import { FONT_NAMES, resolveFontFamily } from './text/font-families.ts';
+import { checkColor, checkFont, gradientOrThrow } from './style-field-checks.ts';
+import type { ResolvedStyle, StyleRequest } from './style-types.ts';
 
-/** The styling part of a capture request: the compose fields plus `output`. */
-export type StyleRequest = ComposeFields & { output?: OutputOptions | undefined };
-
-/**
- * Every effective styling value after defaults and presets, flat and JSON-serialisable, named
- * like the request fields: this is what `resolved_params` shows and what `buildScene` reads.
- * `background_style` may be `image` (a hosted or custom image background).
- */
-export interface ResolvedStyle extends CameraValues, DepthBlurSettings {
-  background_style: 'gradient' | 'solid' | 'none' | 'transparent' | 'image';
-  background_preset: BackgroundPresetName | null;
-  background_gradient: string | null;
-  background_color: string | null;
-  background: string | null;
-  background_image_url: string | null;
-  /** Whether light or dark text reads on the background; drives default text/border colours. */
-  background_theme: 'light' | 'dark';
-  padding: number;
-  corner_radius: number;
-  inset: number;
-  inset_balance: boolean;
-  auto_balance: boolean;
-  shadow: ShadowPreset;
-  shadow_color: string;
-  shadow_blur: number;
-  shadow_offset_x: number;
-  shadow_offset_y: number;
-  shadow_spread: number;
-  shadow_opacity: number;
-  border: BorderPreset;
-  border_color: string | null;
-  border_width: number;
-  aspect_ratio: AspectRatio;
-  frame_ratio: AspectRatio;
-  device: ComposeFields['device'] | null;
-  device_color: string | null;
-  device_scale: number;
-  layout: NonNullable<ComposeFields['layout']>;
-  perspective: NonNullable<ComposeFields['perspective']>;
-  perspective_intensity: number;
-  camera_preset: ComposeFields['camera_preset'] | null;
-  title: string | null;
-  title_font: string;
-  title_size: number;
-  title_color: string;
-  title_position: TitlePosition;
-  subtitle: string | null;
-  subtitle_font: string;
-  subtitle_size: number;
-  subtitle_color: string;
-  badge: string | null;
-  watermark: string | null;
-  text_enabled: boolean;
-  text_content: string | null;
-  text_x: number;
-  text_y: number;
-  text_size: number;
-  text_color: string;
-  text_gradient: string | null;
-  text_shadow: string | null;
-  text_font: string;
-  text_weight: number;
-  text_align: TextAlign;
-  text_max_width: number | null;
-  text_line_height: number;
-  text_fit_min: number;
-  text_box_h: number | null;
-  text_autofit: boolean;
-  text_vertical_align: TextVerticalAlign;
-  output: {
-    format: OutputFormat;
-    width: number | null;
-    height: number | null;
-    quality: number | null;
-    dpr: number;
-  };
-  compose_mode: ComposeMode;
-}
+export { gradientOrThrow } from './style-field-checks.ts';
+export type { ResolvedStyle, StyleRequest } from './style-types.ts';
 
 /**
  * Depth-blur fields with per-type defaults; the type defaults to `lens` when the camera is
@@ -116,115 +31,6 @@ function resolveDepthBlur(r: StyleRequest, camera: CameraValues): DepthBlurSetti
     depth_blur_position: r.depth_blur_position ?? d.position,
     depth_blur_band: r.depth_blur_band ?? d.band,
     depth_blur_width: r.depth_blur_width ?? d.width,
-  };
-}
-
-const COLOR_HINT =
-  'Must be a CSS color: #rgb, #rrggbb, #rrggbbaa, rgb(), rgba(), hsl(), hsla() or a color name';
-
-function checkColor(field: string, value: string | undefined): string | undefined {
-  if (value !== undefined && parseCssColor(value) === null) throw invalidParam(field, COLOR_HINT);
-  return value;
-}
-
-/** Parses a gradient field or throws a 400 naming it. */
-export function gradientOrThrow(field: string, css: string): ParsedGradient {
-  try {
-    return parseCssGradient(css);
-  } catch (err) {
-    if (!(err instanceof GradientSyntaxError)) throw err;
-    throw invalidParam(
-      field,
-      `Must be a CSS linear-gradient(), radial-gradient() or conic-gradient() with colour stops: ${err.message}`,
-    );
-  }
-}
-
-function checkFont(field: string, value: string | undefined, fallback: string): string {
-  if (value === undefined) return fallback;
-  const family = resolveFontFamily(value);
-  if (!family) throw invalidParam(field, `Unknown font. Must be one of: ${FONT_NAMES.join(', ')}`);
-  return family.family;
-}
-
-function themeOf(colors: string[]): 'light' | 'dark' {
-  const lum = colors.map((c) => relativeLuminance(parseCssColor(c) ?? { r: 0, g: 0, b: 0, a: 1 }));
-  return lum.reduce((a, b) => a + b, 0) / Math.max(1, lum.length) > 0.4 ? 'light' : 'dark';
-}
-
-type BackgroundFields = Pick<
-  ResolvedStyle,
-  | 'background_style'
-  | 'background_preset'
-  | 'background_gradient'
-  | 'background_color'
-  | 'background'
-  | 'background_image_url'
-  | 'background_theme'
->;
-
-function resolveBackground(r: StyleRequest): BackgroundFields {
-  checkColor('background_color', r.background_color);
-  if (r.background_image_url !== undefined) {
-    let ok = false;
-    try {
-      ok = ['http:', 'https:'].includes(new URL(r.background_image_url).protocol);
-    } catch {}
-    if (!ok) throw invalidParam('background_image_url', 'Must be an http or https URL');
-  }
-  const image = r.background_image_url ?? r.background;
-  const style: ResolvedStyle['background_style'] =
-    r.background_style ??
-    (image
-      ? 'image'
-      : r.background_color && !r.background_gradient && !r.background_preset
-        ? 'solid'
-        : 'gradient');
-  const base = {
-    background_preset: null,
-    background_gradient: null,
-    background_color: null,
-    background: null,
-    background_image_url: null,
-  };
-  if (style === 'solid') {
-    const color = r.background_color ?? '#FFFFFF';
-    return { ...base, background_style: style, background_color: color, background_theme: themeOf([color]) };
-  }
-  if (style === 'none' || style === 'transparent')
-    return { ...base, background_style: style, background_theme: 'light' as const };
-  if (style === 'image') {
-    return {
-      ...base,
-      background_style: style,
-      background: r.background_image_url ? null : (r.background ?? null),
-      background_image_url: r.background_image_url ?? null,
-      background_theme: 'dark' as const,
-    };
-  }
-  const custom =
-    r.background_preset === 'custom' ||
-    (r.background_gradient !== undefined && r.background_preset === undefined);
-  if (custom) {
-    if (!r.background_gradient)
-      throw invalidParam('background_gradient', 'Required when background_preset is custom');
-    const parsed = gradientOrThrow('background_gradient', r.background_gradient);
-    const colors = parsed.stops.map((s) => `rgb(${s.color.r}, ${s.color.g}, ${s.color.b})`);
-    return {
-      ...base,
-      background_style: 'gradient' as const,
-      background_preset: 'custom' as const,
-      background_gradient: r.background_gradient,
-      background_theme: themeOf(colors),
-    };
-  }
-  const preset = GRADIENT_PRESETS[(r.background_preset ?? 'aurora') as GradientPresetName];
-  return {
-    ...base,
-    background_style: 'gradient' as const,
-    background_preset: preset.id,
-    background_gradient: gradientCss(preset),
-    background_theme: preset.theme,
   };
 }
 
