@@ -1,4 +1,4 @@
-import { CAPTURE_LIMITS, type CaptureResult, type OutputFormat } from '@vitrine/contract';
+import type { CaptureResult, OutputFormat } from '@vitrine/contract';
 import type { Principal } from '../auth/authenticate.ts';
 import type { Credits, Reservation } from '../billing/credits.ts';
 import { type Clock, isoNow } from '../clock.ts';
