@@ -62,7 +62,8 @@ describe('bin/vitrine admin and serve', () => {
     await expect(admin('revoke-key', keyId)).rejects.toMatchObject({
       stderr: expect.stringContaining('No active key'),
     });
-  });
+    // A CLI process per step, each a Node start-up: about 13 s on a quiet 2-core machine.
+  }, 90_000);
 
   it('refuses to start with an invalid variable, naming it', async () => {
     await expect(run(BIN, ['serve'], { env: { ...env, VITRINE_PORT: 'abc' } })).rejects.toMatchObject({
