@@ -1,23 +1,15 @@
 import { hex } from './device-finish.ts';
 import { DYNAMIC_ISLAND } from './frame-catalogue.ts';
-import { batteryGlyph, cellularGlyph, glyphRow, wifiGlyph } from './status-glyphs.ts';
-import { num } from './svg-shapes.ts';
+import { batteryGlyph, cellularGlyph, glyphRow, glyphRowWidth, wifiGlyph } from './status-glyphs.ts';
 import { barLabel, labelWidth, type SystemBarArt, type SystemBarArtInput } from './system-bar.ts';
 
 const TIME = { text: '9:41', size: 17, weight: 600 };
 
 /**
- * The iOS status bar of a Dynamic Island iPhone: the page's colour behind it, the time centred
- * in the left "ear" and signal, Wi-Fi and battery centred in the right one, all on the island's
- * vertical centre.
+ * The iOS status bar of a Dynamic Island iPhone: the time centred in the left "ear" and signal,
+ * Wi-Fi and battery centred in the right one, all on the island's vertical centre.
  */
-export function iosStatusBarArt({
-  screen: s,
-  height,
-  overlap,
-  colors,
-  measure,
-}: SystemBarArtInput): SystemBarArt {
+export function iosStatusBarArt({ screen: s, colors, measure }: SystemBarArtInput): SystemBarArt {
   const fg = hex(colors.foreground);
   const cy = s.y + DYNAMIC_ISLAND.top + DYNAMIC_ISLAND.height / 2;
   const islandLeft = s.x + (s.width - DYNAMIC_ISLAND.width) / 2;
@@ -26,12 +18,7 @@ export function iosStatusBarArt({
   const timeWidth = labelWidth(measure, TIME.text, TIME.weight, TIME.size);
   const glyphs = [cellularGlyph(), wifiGlyph(), batteryGlyph()];
   const gap = 5.5;
-  const rowWidth = glyphs.reduce((w, g) => w + g.width, 0) + gap * (glyphs.length - 1);
-  const row = glyphRow(glyphs, s.x + s.width - inset - rowWidth / 2, cy, gap, fg);
-  const body = [
-    `<rect x="${num(s.x)}" y="${num(s.y)}" width="${num(s.width)}" height="${num(height + overlap)}" fill="${hex(colors.background)}"/>`,
-    row.svg,
-  ].join('');
+  const body = glyphRow(glyphs, s.x + s.width - inset - glyphRowWidth(glyphs, gap) / 2, cy, gap, fg);
   const time = barLabel(TIME.text, s.x + inset - timeWidth / 2, cy, { ...TIME, color: fg }, measure);
   return { body, labels: [time] };
 }

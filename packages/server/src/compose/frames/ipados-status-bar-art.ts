@@ -1,22 +1,15 @@
 import { hex } from './device-finish.ts';
 import { batteryGlyph, glyphRowFromRight, wifiGlyph } from './status-glyphs.ts';
-import { num } from './svg-shapes.ts';
 import { barLabel, labelWidth, type SystemBarArt, type SystemBarArtInput } from './system-bar.ts';
 
 const TEXT = { size: 13, weight: 600 };
 const EDGE = 26;
 
 /**
- * The iPadOS status bar: the page's colour behind it, time and date at the left, Wi-Fi, the
- * charge in percent and the battery at the right.
+ * The iPadOS status bar: time and date at the left, Wi-Fi, the charge in percent and the
+ * battery at the right.
  */
-export function ipadosStatusBarArt({
-  screen: s,
-  height,
-  overlap,
-  colors,
-  measure,
-}: SystemBarArtInput): SystemBarArt {
+export function ipadosStatusBarArt({ screen: s, height, colors, measure }: SystemBarArtInput): SystemBarArt {
   const fg = hex(colors.foreground);
   const style = { ...TEXT, color: fg };
   const cy = s.y + height / 2;
@@ -27,13 +20,8 @@ export function ipadosStatusBarArt({
   const wifi = glyphRowFromRight([wifiGlyph(0.85)], percentX - 7, cy, 0, fg);
   const time = '9:41';
   const dateX = s.x + EDGE + labelWidth(measure, time, TEXT.weight, TEXT.size) + 6;
-  const body = [
-    `<rect x="${num(s.x)}" y="${num(s.y)}" width="${num(s.width)}" height="${num(height + overlap)}" fill="${hex(colors.background)}"/>`,
-    battery.svg,
-    wifi.svg,
-  ].join('');
   return {
-    body,
+    body: battery.svg + wifi.svg,
     labels: [
       barLabel(time, s.x + EDGE, cy, style, measure),
       barLabel('Mon Jun 9', dateX, cy, style, measure),

@@ -10,17 +10,11 @@ const SIZE = 13.5;
 const CLOCK = 'Mon Jun 9 9:41 AM';
 
 /**
- * The macOS menu bar across the notch strip: the page's colour under a faint frosted sheen (the
+ * The macOS menu bar across the notch strip: a faint frosted sheen over the page's colour (the
  * bar is translucent over what is behind it), the menus at the left, status items and the clock
  * at the right, a hairline along its bottom edge.
  */
-export function macosMenuBarArt({
-  screen: s,
-  height,
-  overlap,
-  colors,
-  measure,
-}: SystemBarArtInput): SystemBarArt {
+export function macosMenuBarArt({ screen: s, height, colors, measure }: SystemBarArtInput): SystemBarArt {
   const fg = hex(colors.foreground);
   const light = colors.foreground.r === 0;
   const cy = s.y + height / 2;
@@ -41,7 +35,6 @@ export function macosMenuBarArt({
     fg,
   );
   const body = [
-    `<rect x="${num(s.x)}" y="${num(s.y)}" width="${num(s.width)}" height="${num(height + overlap)}" fill="${hex(colors.background)}"/>`,
     `<rect x="${num(s.x)}" y="${num(s.y)}" width="${num(s.width)}" height="${num(height)}" fill="${light ? '#FFFFFF' : '#000000'}" opacity="${light ? 0.28 : 0.18}"/>`,
     `<rect x="${num(s.x)}" y="${num(s.y + height - 1)}" width="${num(s.width)}" height="1" fill="${fg}" opacity="0.1"/>`,
     icons.svg,

@@ -91,6 +91,28 @@ export function searchGlyph(scale = 1): StatusGlyph {
   };
 }
 
+/** The width of a row of `glyphs` set `gap` apart. */
+export function glyphRowWidth(glyphs: StatusGlyph[], gap: number): number {
+  return glyphs.reduce((w, g) => w + g.width, 0) + gap * Math.max(0, glyphs.length - 1);
+}
+
+/** Draws glyphs in a row starting at `left`, `gap` apart, centred on `cy`. */
+export function glyphRow(
+  glyphs: StatusGlyph[],
+  left: number,
+  cy: number,
+  gap: number,
+  color: string,
+): string {
+  let x = left;
+  const parts: string[] = [];
+  for (const g of glyphs) {
+    parts.push(g.draw(x, cy, color));
+    x += g.width + gap;
+  }
+  return parts.join('');
+}
+
 /**
  * Draws glyphs in a row ending at `right` (their right edge), `gap` apart, centred on `cy`.
  * Returns the SVG and the row's left edge, so text can be placed before it.
@@ -102,29 +124,6 @@ export function glyphRowFromRight(
   gap: number,
   color: string,
 ): { svg: string; left: number } {
-  let x = right;
-  const parts: string[] = [];
-  for (const g of [...glyphs].reverse()) {
-    x -= g.width;
-    parts.unshift(g.draw(x, cy, color));
-    x -= gap;
-  }
-  return { svg: parts.join(''), left: x + gap };
-}
-
-/** Draws glyphs in a row starting at `left`, `gap` apart, centred on `cy`; returns its width. */
-export function glyphRow(
-  glyphs: StatusGlyph[],
-  left: number,
-  cy: number,
-  gap: number,
-  color: string,
-): { svg: string; width: number } {
-  let x = left;
-  const parts: string[] = [];
-  for (const g of glyphs) {
-    parts.push(g.draw(x, cy, color));
-    x += g.width + gap;
-  }
-  return { svg: parts.join(''), width: Math.max(0, x - gap - left) };
+  const left = right - glyphRowWidth(glyphs, gap);
+  return { svg: glyphRow(glyphs, left, cy, gap, color), left };
 }
