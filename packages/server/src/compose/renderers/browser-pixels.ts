@@ -1,5 +1,4 @@
 import sharp from 'sharp';
-import type { Rgba } from '../css/css-color.ts';
 import type { CornerRadii, Rect, SceneScreenshot } from '../scene-types.ts';
 import type { RawInput } from './raster.ts';
 import { blendPixel, type RawImage, roundedRectCoverage } from './raster-pixels.ts';
@@ -8,27 +7,6 @@ import { blendPixel, type RawImage, roundedRectCoverage } from './raster-pixels.
  * Pixel work of the browser renderer that stays in Node: the screenshot is pasted between the
  * page's layers instead of crossing the DevTools pipe (about 45 ms per MB there).
  */
-
-/** Mean colour of the screenshot's edge pixels (every 4th), the `auto` inset mat. */
-export function edgeColor(pixels: Buffer, w: number, h: number): Rgba {
-  const sum = [0, 0, 0];
-  let n = 0;
-  const add = (x: number, y: number) => {
-    const i = (y * w + x) * 4;
-    for (let c = 0; c < 3; c++) sum[c] = (sum[c] as number) + (pixels[i + c] as number);
-    n++;
-  };
-  for (let x = 0; x < w; x += 4) {
-    add(x, 0);
-    add(x, h - 1);
-  }
-  for (let y = 0; y < h; y += 4) {
-    add(0, y);
-    add(w - 1, y);
-  }
-  const [r, g, b] = sum.map((v) => Math.round(v / Math.max(1, n))) as [number, number, number];
-  return { r, g, b, a: 1 };
-}
 
 /** A rounded rect whose corners may differ ([top-left, top-right, bottom-right, bottom-left]). */
 export interface RoundedMask {

@@ -5,10 +5,10 @@ import type { Scene } from '../scene-types.ts';
 import { buildLayeredHtml } from './browser-camera.ts';
 import type { BrowserFonts } from './browser-fonts.ts';
 import { buildSceneHtml, type SceneHtmlOptions, type ScreenshotSource } from './browser-html.ts';
-import { compositeOver, coverImage, edgeColor, pasteScreenshot } from './browser-pixels.ts';
+import { compositeOver, coverImage, pasteScreenshot } from './browser-pixels.ts';
 import type { ComposeCache, RawInput } from './raster.ts';
 import type { RawImage } from './raster-pixels.ts';
-import { fittedScreenshot } from './screenshot-fit.ts';
+import { edgeColor, fittedScreenshot } from './screenshot-fit.ts';
 
 /** Runs `fn` on a prepared page and its CDP session (app.ts: the browser pool's `run`). */
 export type PageRunner = <T>(fn: (page: Page, cdp: CDPSession) => Promise<T>) => Promise<T>;
@@ -134,22 +134,22 @@ export async function renderInBrowser(
   const build = layer
     ? (o: SceneHtmlOptions) => buildLayeredHtml(scene, layer, o)
     : (o: SceneHtmlOptions) => buildSceneHtml(scene, o);
+  const edge = fitted ? edgeColor(fitted, rect.width, rect.height) : null;
   const doc = build({
     fonts: deps.fonts,
     screenshot: source,
-    ...(fitted && scene.frame.fill === 'auto' ? { autoMat: edgeColor(fitted, rect.width, rect.height) } : {}),
-    ...(fitted && mode === 'composite' ? { holeFill: edgeColor(fitted, rect.width, rect.height) } : {}),
+    ...(edge && scene.frame.fill === 'auto' ? { autoMat: edge } : {}),
+    ...(edge && mode === 'composite' ? { holeFill: edge } : {}),
   });
-  const t1 = performance.now();
+  const built = performance.now();
   const stepTimes = { page: 0, decode: 0 };
   const rendered = await renderedPage(doc, mode === 'composite' ? deps.cache : undefined, deps, stepTimes);
-  const t3 = performance.now();
-  const { data } = rendered;
-  const info = { width: rendered.width };
+  const drawn = performance.now();
+  const { data, width: stride } = rendered;
   const { width, height } = scene.canvas;
-  const pageRows = { data, width, stride: info.width, height };
+  const pageRows = { data, width, stride, height };
   let canvas: RawImage;
-  if (info.width === width && !doc.overlay && !under) {
+  if (stride === width && !doc.overlay && !under) {
     // A copy: the rendered page may be the cache's, and the screenshot is pasted into the canvas.
     canvas = { data: Buffer.from(data.subarray(0, width * height * 4)), width, height, channels: 4 };
   } else {
@@ -157,26 +157,26 @@ export async function renderInBrowser(
     if (under) compositeOver(canvas, pageRows, { x: 0, y: 0 });
     else
       for (let y = 0; y < height; y++)
-        data.copy(canvas.data, y * width * 4, y * info.width * 4, (y * info.width + width) * 4);
+        data.copy(canvas.data, y * width * 4, y * stride * 4, (y * stride + width) * 4);
   }
   if (fitted && mode === 'composite') {
     pasteScreenshot(canvas, fitted, scene.screenshot);
     const o = doc.overlay;
     if (o) {
       const layer = {
-        data: data.subarray((o.y * info.width + o.x) * 4),
+        data: data.subarray((o.y * stride + o.x) * 4),
         width: o.width,
-        stride: info.width,
+        stride,
         height: o.height,
       };
       compositeOver(canvas, layer, rect);
     }
   }
   if (timings) {
-    timings.prepare = t1 - t0;
+    timings.prepare = built - t0;
     timings.page = stepTimes.page;
     timings.decode = stepTimes.decode;
-    timings.finish = performance.now() - t3;
+    timings.finish = performance.now() - drawn;
   }
   return canvas;
 }

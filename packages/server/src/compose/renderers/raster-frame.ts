@@ -4,9 +4,9 @@
  * taking the screenshot's edge colour. Also the rectangle shrink the rim shares.
  */
 import sharp from 'sharp';
-import type { Rgba } from '../css/css-color.ts';
 import type { Rect, Scene, SceneFrame } from '../scene-types.ts';
 import { fillRoundedRect, type RawImage } from './raster-pixels.ts';
+import { edgeColor } from './screenshot-fit.ts';
 
 export const shrink = (r: Rect, d: number): Rect => ({
   x: r.x + d,
@@ -14,29 +14,6 @@ export const shrink = (r: Rect, d: number): Rect => ({
   width: r.width - 2 * d,
   height: r.height - 2 * d,
 });
-
-function edgeColor(pixels: Buffer, w: number, h: number): Rgba {
-  let r = 0;
-  let g = 0;
-  let b = 0;
-  let n = 0;
-  const add = (x: number, y: number) => {
-    const i = (y * w + x) * 4;
-    r += pixels[i] as number;
-    g += pixels[i + 1] as number;
-    b += pixels[i + 2] as number;
-    n++;
-  };
-  for (let x = 0; x < w; x += 4) {
-    add(x, 0);
-    add(x, h - 1);
-  }
-  for (let y = 0; y < h; y += 4) {
-    add(0, y);
-    add(w - 1, y);
-  }
-  return { r: Math.round(r / n), g: Math.round(g / n), b: Math.round(b / n), a: 1 };
-}
 
 /** Border band and inset mat, under the screenshot. Glass frosts the pixels already drawn there. */
 export async function drawFrame(

@@ -1,4 +1,5 @@
 import sharp, { type Sharp } from 'sharp';
+import type { Rgba } from '../css/css-color.ts';
 import type { SceneScreenshot } from '../scene-types.ts';
 import type { RawInput } from './raster.ts';
 
@@ -96,4 +97,28 @@ export async function fittedScreenshot(input: RawInput, s: SceneScreenshot): Pro
   if (rect.width !== crop.width || rect.height !== crop.height)
     p = p.resize(rect.width, rect.height, { fit: 'fill', kernel: 'lanczos3' });
   return p.ensureAlpha().raw().toBuffer();
+}
+
+/**
+ * Mean colour of a fitted screenshot's edge pixels (every 4th, RGBA rows of `w` px): the
+ * `auto` inset mat, and in browser mode the fill under the screenshot's rounded corners.
+ */
+export function edgeColor(pixels: Buffer, w: number, h: number): Rgba {
+  const sum = [0, 0, 0];
+  let n = 0;
+  const add = (x: number, y: number) => {
+    const i = (y * w + x) * 4;
+    for (let c = 0; c < 3; c++) sum[c] = (sum[c] as number) + (pixels[i + c] as number);
+    n++;
+  };
+  for (let x = 0; x < w; x += 4) {
+    add(x, 0);
+    add(x, h - 1);
+  }
+  for (let y = 0; y < h; y += 4) {
+    add(0, y);
+    add(w - 1, y);
+  }
+  const [r, g, b] = sum.map((v) => Math.round(v / Math.max(1, n))) as [number, number, number];
+  return { r, g, b, a: 1 };
 }
