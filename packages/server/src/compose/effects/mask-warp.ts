@@ -1,6 +1,6 @@
 import { invert, type Mat3, type Point } from '../camera/camera-math.ts';
 import { innerSpan, insideRange, quadRows } from './quad-rows.ts';
-import { clamped } from './straight-layer.ts';
+import { clamped, type RgbaTarget } from './straight-layer.ts';
 
 /** A one-channel mask (0..255) placed at (`x`, `y`) in layer space. */
 export interface PlacedMask {
@@ -45,7 +45,7 @@ const maskAt = (mask: PlacedMask, x: number, y: number): number =>
  * Pixels inside `hidden` (a convex quad that something opaque will be drawn over) are skipped.
  */
 export function warpMaskOnto(
-  target: { data: Buffer; width: number; height: number },
+  target: RgbaTarget,
   mask: PlacedMask,
   h: Mat3,
   color: { r: number; g: number; b: number; a: number },
