@@ -39,7 +39,9 @@ export interface PageLease {
   cdp: CDPSession;
   /** Aborts on the deadline, a page crash, the browser's exit, the caller's signal or shutdown. */
   signal: AbortSignal;
-  /** Milliseconds spent getting the page (launch, preparation). */
+  /** Milliseconds spent waiting for a free slot. */
+  queueMs: number;
+  /** Milliseconds spent getting the page once in a slot (launch, preparation). */
   contextMs: number;
   /**
    * Tells the pool the page has loaded: it then prepares the next page. Not earlier, because a
@@ -85,6 +87,9 @@ interface Generation {
   spares: Promise<PreparedPage>[];
   aborters: Set<AbortController>;
 }
+
+/** How long a page that failed to open waits for its browser's exit to be reported. */
+const EXIT_NOTICE_MS = 1000;
 
 /**
  * A supervised Chromium (security.md 5): one warm browser, the next pages prepared in advance,
@@ -214,7 +219,11 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
     else if (generation.retiring) retire(generation);
   };
 
-  const runInSlot = async <T>(fn: (lease: PageLease) => Promise<T>, runOptions: RunOptions): Promise<T> => {
+  const runInSlot = async <T>(
+    fn: (lease: PageLease) => Promise<T>,
+    runOptions: RunOptions,
+    queueMs: number,
+  ): Promise<T> => {
     const started = performance.now();
     const aborter = new AbortController();
     const deadlineMs = runOptions.deadlineMs ?? options.captureTimeoutMs;
@@ -255,7 +264,9 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
           prepared = await raceAbort(pagePromise, aborter.signal);
         } catch (error) {
           track(pagePromise.then((late) => late.context.close()));
-          const gone = !used.process.alive() || !used.process.browser.isConnected();
+          // A killed browser can fail a page before its exit reaches us: give the exit a moment.
+          const exited = new Promise<void>((resolve) => used.process.onExit(resolve));
+          const gone = !used.process.browser.isConnected() || (await settlesWithin(exited, EXIT_NOTICE_MS));
           if (attempt > 0 || aborter.signal.aborted || !gone) {
             throw renderFailed(error, 'The browser could not open a page');
           }
@@ -271,6 +282,7 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
       const lease: PageLease = {
         ...prepared,
         signal: aborter.signal,
+        queueMs,
         contextMs: performance.now() - started,
         loaded: () => {
           if (owner) fillSpares(owner);
@@ -305,8 +317,9 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
   return {
     async run(fn, runOptions = {}) {
       if (!accepting) throw new AppError('overloaded', 'The service is shutting down', { retryAfter: 5 });
+      const queuedAt = performance.now();
       const release = await slots.acquire(runOptions.signal);
-      const running = runInSlot(fn, runOptions).finally(release);
+      const running = runInSlot(fn, runOptions, performance.now() - queuedAt).finally(release);
       inFlight.add(running);
       running.catch(() => undefined).finally(() => inFlight.delete(running));
       return running;

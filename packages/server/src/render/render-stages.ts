@@ -17,19 +17,15 @@ export function createRenderStages(deps: {
   blobStore: BlobStore;
 }): RenderStages {
   return {
-    // Queue wait is measured here, around the pool slot, so every phase of a render is named.
-    capture: (options, signal) => {
-      const queuedAt = performance.now();
-      return deps.pool.run(
+    // The pool measures the wait for a slot; naming it here keeps every phase of a render named.
+    capture: (options, signal) =>
+      deps.pool.run(
         async (lease) => {
-          // The wait for a slot only: getting the page is the `context` phase.
-          const queueWait = Math.round((performance.now() - queuedAt - lease.contextMs) * 10) / 10;
           const shot = await capturePage(lease, options, deps.captureSettings);
-          return { ...shot, timings: { queue_wait: queueWait, ...shot.timings } };
+          return { ...shot, timings: { queue_wait: Math.round(lease.queueMs * 10) / 10, ...shot.timings } };
         },
         { signal },
-      );
-    },
+      ),
     encode: (input, output) =>
       encodeImage(input, {
         format: output.format,
