@@ -10,10 +10,6 @@ export function svgDocument(width: number, height: number, defs: string[], body:
   return `<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}"><defs>${defs.join('')}</defs>${body.join('')}</svg>`;
 }
 
-export function fullRect(fill: string, extra = ''): string {
-  return `<rect x="0" y="0" width="100%" height="100%" fill="${fill}"${extra}/>`;
-}
-
 /** A soft, blurred-looking ellipse of colour: a radial gradient with a smooth Gaussian-like falloff. */
 export interface SoftBlob {
   cx: number;
