@@ -1,12 +1,12 @@
 import type { CDPSession, Page } from 'playwright-core';
-import { renderInBrowser } from '../packages/server/src/compose/renderers/browser.ts';
-import { loadBrowserFonts } from '../packages/server/src/compose/renderers/browser-fonts.ts';
-import { loadFontCatalogue } from '../packages/server/src/compose/renderers/font-catalogue.ts';
+import { renderInBrowser } from '../packages/server/src/compose/renderers/browser/render-in-browser.ts';
+import { loadBrowserFonts } from '../packages/server/src/compose/renderers/browser/fonts.ts';
+import { loadFontCatalogue } from '../packages/server/src/compose/text/font-catalogue.ts';
 import {
   createComposeCache,
   type RawInput,
   renderRaster,
-} from '../packages/server/src/compose/renderers/raster.ts';
+} from '../packages/server/src/compose/renderers/raster/render-raster.ts';
 import { resolveStyle } from '../packages/server/src/compose/resolve-style.ts';
 import { buildScene } from '../packages/server/src/compose/scene.ts';
 import { configureSharp } from '../packages/server/src/encode/configure-sharp.ts';

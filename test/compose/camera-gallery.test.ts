@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { RawInput } from '../../packages/server/src/compose/renderers/raster.ts';
+import type { RawInput } from '../../packages/server/src/compose/renderers/raster/render-raster.ts';
 import { CAMERA_GALLERY } from './camera-gallery-scenes.ts';
 import { compareWithReference } from './image-compare.ts';
 import { useRasterKit } from './raster-kit.ts';

@@ -1,5 +1,5 @@
 import sharp from 'sharp';
-import type { RawInput } from '../../packages/server/src/compose/renderers/raster.ts';
+import type { RawInput } from '../../packages/server/src/compose/renderers/raster/render-raster.ts';
 
 /**
  * A realistic-looking SaaS dashboard (nav bar, sidebar, stat cards, a chart, a table) drawn

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import sharp, { type Sharp } from 'sharp';
-import type { RawImage } from '../../packages/server/src/compose/renderers/raster-pixels.ts';
+import type { RawImage } from '../../packages/server/src/compose/renderers/raster/pixels.ts';
 
 export interface CompareResult {
   ok: boolean;

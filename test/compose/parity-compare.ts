@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
-import type { RawImage } from '../../packages/server/src/compose/renderers/raster-pixels.ts';
+import type { RawImage } from '../../packages/server/src/compose/renderers/raster/pixels.ts';
 
 export interface ParityResult {
   ok: boolean;

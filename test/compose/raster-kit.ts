@@ -3,13 +3,13 @@ import { pageTopColor, pageTopRows } from '../../packages/server/src/compose/pag
 import {
   type FontCatalogue,
   loadFontCatalogue,
-} from '../../packages/server/src/compose/renderers/font-catalogue.ts';
+} from '../../packages/server/src/compose/text/font-catalogue.ts';
 import {
   type ComposeCache,
   createComposeCache,
   type RawInput,
   renderRaster,
-} from '../../packages/server/src/compose/renderers/raster.ts';
+} from '../../packages/server/src/compose/renderers/raster/render-raster.ts';
 import { resolveStyle, type StyleRequest } from '../../packages/server/src/compose/resolve-style.ts';
 import { buildScene, type ScreenshotInfo } from '../../packages/server/src/compose/scene.ts';
 import type { RawImage } from '../../packages/server/src/image/raw-image.ts';

@@ -34,6 +34,56 @@ export interface SceneOptions {
   maxSide?: number;
   maxPixels?: number;
 }
+/** The content column at one frame scale: the frame, its projected slot and the title block. */
+export interface ContentColumn {
+  /** The flat frame (screenshot or device plus the inset ring), CSS px. */
+  frameW: number;
+  frameH: number;
+  /** The frame's bounds once the camera turned it, and its centre's shift from the pivot. */
+  slot: { width: number; height: number; dx: number; dy: number };
+  /** The wrapped title, subtitle and badge, or null without a title. */
+  block: ReturnType<typeof buildTitleBlock>;
+  /** Space between the title block and the frame (0 for an overlay title). */
+  gap: number;
+  /** The column's size: the slot and, unless overlaid, the title block with its gap. */
+  contentW: number;
+  contentH: number;
+  /** Height the title block takes in the column, gap included. */
+  blockH: number;
+}
+
+/** Where everything goes, in CSS px unless named otherwise. */
+export interface SceneLayout {
+  /** Output pixels per CSS px (output.dpr). */
+  pixelRatio: number;
+  /** The device frame's plan, or null without a device. */
+  devicePlan: DevicePlan | null;
+  /** The part of the capture that is shown (frame_ratio, device screen), capture pixels. */
+  crop: ReturnType<typeof cropToRatio>;
+  /** Inset plus an outside border around the screenshot. */
+  ring: number;
+  padding: number;
+  /** The canvas edge a cropped device runs off, or null. */
+  croppedEdge: 'top-cropped' | 'bottom-cropped' | null;
+  titleOverlay: boolean;
+  /** Title block aligned left (top-left, bottom-left). */
+  titleAtLeft: boolean;
+  /** Title block above the frame. */
+  titleFirst: boolean;
+  /** Scale of the subject: frame_scale, or solved for output.width/height. */
+  frameScale: number;
+  column: ContentColumn;
+  canvasWidth: number;
+  canvasHeight: number;
+  /** Top-left corner of the content column. */
+  columnX: number;
+  columnY: number;
+  /** Where the (projected) frame sits. */
+  slot: Rect;
+  /** The flat frame's rectangle. */
+  frame: Rect;
+}
+
 /**
  * Lays the scene out before anything is placed: the device plan or the cropped capture, the frame
  * scale k and the layout at k, the canvas size (throws 422 too_large past the limits), and the
@@ -44,7 +94,7 @@ export function layoutScene(
   shot: ScreenshotInfo,
   options: SceneOptions,
   measure: TextMeasurer,
-) {
+): SceneLayout {
   const px = s.output.dpr;
   const captureDpr = shot.dpr ?? 1;
   const plan: DevicePlan | null = s.device ? planDevice({ ...s, device: s.device }, shot) : null;
@@ -65,7 +115,7 @@ export function layoutScene(
     cut === 'bottom-cropped' ||
     (cut !== 'top-cropped' && (s.title_position === 'above' || s.title_position === 'top-left'));
 
-  const layout = (k: number) => {
+  const layout = (k: number): ContentColumn => {
     const frameW = baseW * k + 2 * ring;
     const frameH = baseH * k + 2 * ring;
     // The frame's slot: its bounds once the camera turned it (the flat frame without a camera).
@@ -149,5 +199,23 @@ export function layoutScene(
     width: l.frameW,
     height: l.frameH,
   };
-  return { px, plan, crop, ring, P, cut, overlay, left, before, k, l, W, H, cx, cy, slot, frameCss };
+  return {
+    pixelRatio: px,
+    devicePlan: plan,
+    crop,
+    ring,
+    padding: P,
+    croppedEdge: cut,
+    titleOverlay: overlay,
+    titleAtLeft: left,
+    titleFirst: before,
+    frameScale: k,
+    column: l,
+    canvasWidth: W,
+    canvasHeight: H,
+    columnX: cx,
+    columnY: cy,
+    slot,
+    frame: frameCss,
+  };
 }

@@ -24,8 +24,11 @@ export type { SceneOptions, ScreenshotInfo } from './scene-layout.ts';
  */
 export function buildScene(s: ResolvedStyle, shot: ScreenshotInfo, options: SceneOptions = {}): Scene {
   const measure = options.measurer ?? createEstimatingMeasurer();
-  const { px, plan, crop, ring, P, cut, overlay, left, before, k, l, W, H, cx, cy, slot, frameCss } =
-    layoutScene(s, shot, options, measure);
+  const layout = layoutScene(s, shot, options, measure);
+  const { pixelRatio: px, devicePlan: plan, crop, ring, padding: P, croppedEdge: cut } = layout;
+  const { titleOverlay: overlay, titleAtLeft: left, titleFirst: before, frameScale: k } = layout;
+  const { column: l, canvasWidth: W, canvasHeight: H, columnX: cx, columnY: cy, slot } = layout;
+  const frameCss = layout.frame;
   const placed: PlacedDevice | null = plan
     ? placeDevice(
         plan,

@@ -1,7 +1,7 @@
 import type { PageCapture } from '../capture/page-capture-options.ts';
 import { pageTopColor, pageTopRows } from '../compose/page-top-color.ts';
-import type { FontCatalogue } from '../compose/renderers/font-catalogue.ts';
-import { type ComposeCache, renderRaster } from '../compose/renderers/raster.ts';
+import type { FontCatalogue } from '../compose/text/font-catalogue.ts';
+import { type ComposeCache, renderRaster } from '../compose/renderers/raster/render-raster.ts';
 import type { ResolvedStyle } from '../compose/resolve-style.ts';
 import { buildScene, sceneGeometry } from '../compose/scene.ts';
 import type { Scene } from '../compose/scene-types.ts';

@@ -1,7 +1,7 @@
 import { outsetRect } from '../canvas-geometry.ts';
 import { planDepthBlur } from '../effects/depth-blur-mask.ts';
 import type { ResolvedStyle } from '../resolve-style.ts';
-import type { Rect, SceneLayer } from '../scene-types.ts';
+import type { Rect, Scene, SceneLayer } from '../scene-types.ts';
 import type { Point } from './camera-math.ts';
 import { isFlatCamera } from './camera-presets.ts';
 import { type PlacedCamera, placeCamera, projectedBox } from './scene-camera.ts';
@@ -38,4 +38,29 @@ export function buildSceneLayer(
   const reach = Math.ceil(3 * (depthBlur?.sigmas.at(-1) ?? 0)) + 2;
   const rect = union(parts.map((r) => outsetRect(r, reach)));
   return { rect, camera, depthBlur };
+}
+
+const move = (r: Rect, dx: number, dy: number): Rect => ({ ...r, x: r.x - dx, y: r.y - dy });
+
+/**
+ * The frame layer as a scene of its own: the layer rect as the canvas, a transparent
+ * background, no shadows, only the texts on the frame, every rect moved into the layer.
+ */
+export function layerScene(scene: Scene, layer: SceneLayer): Scene {
+  const { x, y, width, height } = layer.rect;
+  const d = scene.device;
+  return {
+    ...scene,
+    canvas: { ...scene.canvas, width, height },
+    background: { kind: 'transparent' },
+    shadows: [],
+    frame: { ...scene.frame, rect: move(scene.frame.rect, x, y) },
+    screenshot: { ...scene.screenshot, rect: move(scene.screenshot.rect, x, y) },
+    scrim: scene.scrim ? { ...scene.scrim, rect: move(scene.scrim.rect, x, y) } : null,
+    texts: scene.texts.filter((t) => t.onFrame).map((t) => ({ ...t, box: move(t.box, x, y) })),
+    device: d
+      ? { ...d, rect: move(d.rect, x, y), screen: { ...d.screen, rect: move(d.screen.rect, x, y) } }
+      : null,
+    layer: null,
+  };
 }

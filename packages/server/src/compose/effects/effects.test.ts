@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { apply, corners, invert, mul3, rotation, translate } from '../camera/camera-math.ts';
-import { renderShadowMask } from '../renderers/raster-shadow.ts';
+import { renderShadowMask } from '../renderers/raster/shadow.ts';
 import { warpMaskOnto } from './mask-warp.ts';
 import { innerSpan, quadRows } from './quad-rows.ts';
 

@@ -3,8 +3,8 @@
  * size, shadow masks, pages the browser renderer rendered) kept between renders in a small
  * least-recently-used map. The composition root creates one per process and passes it to every render.
  */
-import type { RawImage } from './raster-pixels.ts';
-import type { ShadowMask } from './raster-shadow.ts';
+import type { RawImage } from './raster/pixels.ts';
+import type { ShadowMask } from './raster/shadow.ts';
 
 /**
  * What does not depend on the screenshot, kept between renders: backgrounds at canvas size and

@@ -1,7 +1,7 @@
 import sharp, { type Sharp } from 'sharp';
 import type { Rgba } from '../css/css-color.ts';
 import type { SceneScreenshot } from '../scene-types.ts';
-import type { RawInput } from './raster.ts';
+import type { RawInput } from './raster/render-raster.ts';
 
 /** Source pixels kept around the crop on an enlarged axis: the bicubic kernel reaches 2. */
 const MARGIN = 3;

@@ -4,9 +4,9 @@
  * taking the screenshot's edge colour. Also the rectangle shrink the rim shares.
  */
 import sharp from 'sharp';
-import type { Rect, Scene, SceneFrame } from '../scene-types.ts';
-import { fillRoundedRect, type RawImage } from './raster-pixels.ts';
-import { edgeColor } from './screenshot-fit.ts';
+import type { Rect, Scene, SceneFrame } from '../../scene-types.ts';
+import { edgeColor } from '../screenshot-fit.ts';
+import { fillRoundedRect, type RawImage } from './pixels.ts';
 
 export const shrink = (r: Rect, d: number): Rect => ({
   x: r.x + d,

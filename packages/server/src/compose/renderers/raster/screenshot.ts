@@ -3,8 +3,8 @@
  * through an anti-aliased rounded mask (corners may differ, as on some device screens) only in
  * the corner zones.
  */
-import type { Rect, SceneScreenshot } from '../scene-types.ts';
-import { blendPixel, type RawImage, roundedRectCoverage } from './raster-pixels.ts';
+import type { Rect, SceneScreenshot } from '../../scene-types.ts';
+import { blendPixel, type RawImage, roundedRectCoverage } from './pixels.ts';
 
 function isOpaque(pixels: Buffer): boolean {
   for (let i = 3; i < pixels.length; i += 4) if (pixels[i] !== 255) return false;

@@ -2,8 +2,8 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import opentype from 'opentype.js';
-import type { FontRef } from '../scene-types.ts';
-import { FONT_FAMILIES } from '../text/font-families.ts';
+import type { FontRef } from '../../scene-types.ts';
+import { FONT_FAMILIES } from '../../text/font-families.ts';
 
 /** One subset file of a face with the code points it covers. */
 interface SubsetFace {

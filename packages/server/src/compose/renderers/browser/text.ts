@@ -1,6 +1,6 @@
-import type { SceneText } from '../scene-types.ts';
-import { escapeHtml, px, rgba, safeGradientCss, safeTextShadow, style } from './browser-css.ts';
-import type { FontMetrics } from './browser-fonts.ts';
+import type { SceneText } from '../../scene-types.ts';
+import { escapeHtml, px, rgba, safeGradientCss, safeTextShadow, style } from './css.ts';
+import type { FontMetrics } from './fonts.ts';
 
 /** Emoji clusters (with variation selectors, skin tones and ZWJ sequences), captured for split(). */
 const EMOJI =

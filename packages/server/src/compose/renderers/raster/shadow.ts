@@ -1,6 +1,6 @@
 import sharp from 'sharp';
-import type { Rect, SceneShadow } from '../scene-types.ts';
-import { blendPixel, clip, type RawImage, roundedRectCoverage } from './raster-pixels.ts';
+import type { Rect, SceneShadow } from '../../scene-types.ts';
+import { blendPixel, clip, type RawImage, roundedRectCoverage } from './pixels.ts';
 
 /** A shadow's alpha mask (1 channel, full resolution) and where its top-left sits relative to the shadow rect. */
 export interface ShadowMask {

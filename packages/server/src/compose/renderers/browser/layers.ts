@@ -1,6 +1,6 @@
-import type { Rgba } from '../css/css-color.ts';
-import type { Rect, Scene, SceneScreenshot } from '../scene-types.ts';
-import { escapeHtml, gradientToCss, px, rgba, style } from './browser-css.ts';
+import type { Rgba } from '../../css/css-color.ts';
+import type { Rect, Scene, SceneScreenshot } from '../../scene-types.ts';
+import { escapeHtml, gradientToCss, px, rgba, style } from './css.ts';
 
 /**
  * The layers of the browser renderer's document, each an absolutely positioned box in output

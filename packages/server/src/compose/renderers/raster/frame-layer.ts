@@ -1,35 +1,10 @@
-import { apply, corners, type Point, translate } from '../camera/camera-math.ts';
-import { warpOnto } from '../effects/homography-warp.ts';
-import { blurLayer } from '../effects/layer-blur.ts';
-import { warpMaskOnto } from '../effects/mask-warp.ts';
-import type { Rect, Scene, SceneLayer, SceneShadow } from '../scene-types.ts';
-import type { RawImage } from './raster-pixels.ts';
-import { type MaskCache, renderShadowMask } from './raster-shadow.ts';
-
-const move = (r: Rect, dx: number, dy: number): Rect => ({ ...r, x: r.x - dx, y: r.y - dy });
-
-/**
- * The frame layer as a scene of its own: the layer rect as the canvas, a transparent
- * background, no shadows, only the texts on the frame, every rect moved into the layer.
- */
-export function layerScene(scene: Scene, layer: SceneLayer): Scene {
-  const { x, y, width, height } = layer.rect;
-  const d = scene.device;
-  return {
-    ...scene,
-    canvas: { ...scene.canvas, width, height },
-    background: { kind: 'transparent' },
-    shadows: [],
-    frame: { ...scene.frame, rect: move(scene.frame.rect, x, y) },
-    screenshot: { ...scene.screenshot, rect: move(scene.screenshot.rect, x, y) },
-    scrim: scene.scrim ? { ...scene.scrim, rect: move(scene.scrim.rect, x, y) } : null,
-    texts: scene.texts.filter((t) => t.onFrame).map((t) => ({ ...t, box: move(t.box, x, y) })),
-    device: d
-      ? { ...d, rect: move(d.rect, x, y), screen: { ...d.screen, rect: move(d.screen.rect, x, y) } }
-      : null,
-    layer: null,
-  };
-}
+import { apply, corners, type Point, translate } from '../../camera/camera-math.ts';
+import { warpOnto } from '../../effects/homography-warp.ts';
+import { blurLayer } from '../../effects/layer-blur.ts';
+import { warpMaskOnto } from '../../effects/mask-warp.ts';
+import type { Scene, SceneLayer, SceneShadow } from '../../scene-types.ts';
+import type { RawImage } from './pixels.ts';
+import { type MaskCache, renderShadowMask } from './shadow.ts';
 
 /**
  * Target px between the samples of a warped shadow of blur `sigma` (px): a power of two at most

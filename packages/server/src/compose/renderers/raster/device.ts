@@ -1,6 +1,6 @@
 import { Resvg } from '@resvg/resvg-js';
-import type { SceneDevice } from '../scene-types.ts';
-import { blendPixel, clip, type RawImage } from './raster-pixels.ts';
+import type { SceneDevice } from '../../scene-types.ts';
+import { blendPixel, clip, type RawImage } from './pixels.ts';
 
 /** Anything that can hold rasterised frames between renders (see createComposeCache). */
 export interface FrameCache {

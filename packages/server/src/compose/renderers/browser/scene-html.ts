@@ -1,7 +1,7 @@
-import type { Rgba } from '../css/css-color.ts';
-import type { Rect, Scene } from '../scene-types.ts';
-import { escapeHtml } from './browser-css.ts';
-import type { BrowserFonts } from './browser-fonts.ts';
+import type { Rgba } from '../../css/css-color.ts';
+import type { Rect, Scene } from '../../scene-types.ts';
+import { escapeHtml } from './css.ts';
+import type { BrowserFonts } from './fonts.ts';
 import {
   backgroundLayer,
   box,
@@ -13,8 +13,8 @@ import {
   rimAndScrimLayer,
   screenshotLayer,
   shadowsLayer,
-} from './browser-layers.ts';
-import { textLayer } from './browser-text.ts';
+} from './layers.ts';
+import { textLayer } from './text.ts';
 
 /** The policy of the compose page (security.md 1.6), also sent as a meta tag in every document. */
 export const COMPOSE_CSP =

@@ -1,9 +1,9 @@
 import { Resvg } from '@resvg/resvg-js';
 import satori from 'satori';
-import { cssRgba } from '../css/css-color.ts';
-import type { SceneText } from '../scene-types.ts';
-import type { FontCatalogue } from './font-catalogue.ts';
-import { blendPixel, type RawImage } from './raster-pixels.ts';
+import { cssRgba } from '../../css/css-color.ts';
+import type { SceneText } from '../../scene-types.ts';
+import type { FontCatalogue } from '../../text/font-catalogue.ts';
+import { blendPixel, type RawImage } from './pixels.ts';
 
 type Node = { type: string; props: Record<string, unknown> };
 const el = (type: string, style: Record<string, unknown>, children: unknown): Node => ({

@@ -4,12 +4,14 @@
  * and mat, the screenshot mask, shadows, device, frame layer, text, and the compose cache.
  */
 import sharp from 'sharp';
-import type { Scene } from '../scene-types.ts';
-import type { ComposeCache } from './compose-cache.ts';
-import type { FontCatalogue } from './font-catalogue.ts';
-import { drawDevice } from './raster-device.ts';
-import { drawFrame, shrink } from './raster-frame.ts';
-import { drawFrameLayer, drawWarpedShadow, layerScene, opaqueCore } from './raster-layer.ts';
+import { layerScene } from '../../camera/scene-layer.ts';
+import type { Scene } from '../../scene-types.ts';
+import type { FontCatalogue } from '../../text/font-catalogue.ts';
+import type { ComposeCache } from '../compose-cache.ts';
+import { fittedScreenshot } from '../screenshot-fit.ts';
+import { drawDevice } from './device.ts';
+import { drawFrame, shrink } from './frame.ts';
+import { drawFrameLayer, drawWarpedShadow, opaqueCore } from './frame-layer.ts';
 import {
   blendPixel,
   createRaw,
@@ -17,13 +19,12 @@ import {
   paintGradient,
   type RawImage,
   roundedRectCoverage,
-} from './raster-pixels.ts';
-import { drawScreenshot } from './raster-screenshot.ts';
-import { drawShadow } from './raster-shadow.ts';
-import { drawText } from './raster-text.ts';
-import { fittedScreenshot } from './screenshot-fit.ts';
+} from './pixels.ts';
+import { drawScreenshot } from './screenshot.ts';
+import { drawShadow } from './shadow.ts';
+import { drawText } from './text.ts';
 
-export { type ComposeCache, createComposeCache } from './compose-cache.ts';
+export { type ComposeCache, createComposeCache } from '../compose-cache.ts';
 
 /** Pixels as the capture stage hands them over (RGB or RGBA, straight alpha). */
 export interface RawInput {

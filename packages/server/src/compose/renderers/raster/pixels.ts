@@ -1,7 +1,7 @@
-import type { RawImage } from '../../image/raw-image.ts';
-import type { Rgba } from '../css/css-color.ts';
-import type { GradientColorStop, ParsedGradient } from '../css/css-gradient.ts';
-import type { Rect } from '../scene-types.ts';
+import type { RawImage } from '../../../image/raw-image.ts';
+import type { Rgba } from '../../css/css-color.ts';
+import type { GradientColorStop, ParsedGradient } from '../../css/css-gradient.ts';
+import type { Rect } from '../../scene-types.ts';
 
 export type { RawImage };
 

@@ -4,8 +4,8 @@ import path from 'node:path';
 import opentype from 'opentype.js';
 import sharp from 'sharp';
 import type { FontRef } from '../scene-types.ts';
-import { FONT_FAMILIES } from '../text/font-families.ts';
-import type { TextMeasurer } from '../text/text-layout.ts';
+import { FONT_FAMILIES } from './font-families.ts';
+import type { TextMeasurer } from './text-layout.ts';
 
 /** A font face as satori takes it. */
 export interface SatoriFont {

@@ -1,9 +1,9 @@
-import type { Mat3 } from '../camera/camera-math.ts';
-import { type BlurStop, levelStops, type MaskGeometry } from '../effects/depth-blur-mask.ts';
-import type { Rect, Scene, SceneLayer, SceneShadow } from '../scene-types.ts';
-import { gradientToCss, num, px, rgba, style } from './browser-css.ts';
-import { buildSceneHtml, type SceneDocument, type SceneHtmlOptions } from './browser-html.ts';
-import { layerScene } from './raster-layer.ts';
+import type { Mat3 } from '../../camera/camera-math.ts';
+import { layerScene } from '../../camera/scene-layer.ts';
+import { type BlurStop, levelStops, type MaskGeometry } from '../../effects/depth-blur-mask.ts';
+import type { Rect, Scene, SceneLayer, SceneShadow } from '../../scene-types.ts';
+import { gradientToCss, num, px, rgba, style } from './css.ts';
+import { buildSceneHtml, type SceneDocument, type SceneHtmlOptions } from './scene-html.ts';
 
 /**
  * The camera and depth blur in the browser renderer's document, from the same Scene values the

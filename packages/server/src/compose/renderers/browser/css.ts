@@ -1,5 +1,5 @@
-import { parseCssColor, type Rgba } from '../css/css-color.ts';
-import { type GradientColorStop, type ParsedGradient, parseCssGradient } from '../css/css-gradient.ts';
+import { parseCssColor, type Rgba } from '../../css/css-color.ts';
+import { type GradientColorStop, type ParsedGradient, parseCssGradient } from '../../css/css-gradient.ts';
 
 /**
  * Text for the browser renderer's HTML document. Nothing a user typed reaches the document as

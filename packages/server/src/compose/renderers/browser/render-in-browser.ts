@@ -1,14 +1,14 @@
 import { createHash } from 'node:crypto';
 import type { CDPSession, Page } from 'playwright-core';
 import sharp from 'sharp';
-import type { Scene } from '../scene-types.ts';
-import { buildLayeredHtml } from './browser-camera.ts';
-import type { BrowserFonts } from './browser-fonts.ts';
-import { buildSceneHtml, type SceneHtmlOptions, type ScreenshotSource } from './browser-html.ts';
-import { compositeOver, coverImage, pasteScreenshot } from './browser-pixels.ts';
-import type { ComposeCache, RawInput } from './raster.ts';
-import type { RawImage } from './raster-pixels.ts';
-import { edgeColor, fittedScreenshot } from './screenshot-fit.ts';
+import type { Scene } from '../../scene-types.ts';
+import type { RawImage } from '../raster/pixels.ts';
+import type { ComposeCache, RawInput } from '../raster/render-raster.ts';
+import { edgeColor, fittedScreenshot } from '../screenshot-fit.ts';
+import { buildLayeredHtml } from './camera-html.ts';
+import type { BrowserFonts } from './fonts.ts';
+import { compositeOver, coverImage, pasteScreenshot } from './pixels.ts';
+import { buildSceneHtml, type SceneHtmlOptions, type ScreenshotSource } from './scene-html.ts';
 
 /** Runs `fn` on a prepared page and its CDP session (app.ts: the browser pool's `run`). */
 export type PageRunner = <T>(fn: (page: Page, cdp: CDPSession) => Promise<T>) => Promise<T>;

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { parseCssGradient } from '../css/css-gradient.ts';
-import { resolveStyle, type StyleRequest } from '../resolve-style.ts';
-import { buildScene } from '../scene.ts';
-import { gradientToCss, safeTextShadow } from './browser-css.ts';
-import type { BrowserFonts } from './browser-fonts.ts';
-import { buildSceneHtml, COMPOSE_CSP } from './browser-html.ts';
+import { parseCssGradient } from '../../css/css-gradient.ts';
+import { resolveStyle, type StyleRequest } from '../../resolve-style.ts';
+import { buildScene } from '../../scene.ts';
+import { gradientToCss, safeTextShadow } from './css.ts';
+import type { BrowserFonts } from './fonts.ts';
+import { buildSceneHtml, COMPOSE_CSP } from './scene-html.ts';
 
 const fonts: BrowserFonts = {
   faceCss: (font) => [`@font-face{font-family:"${font.family}"}`],

@@ -1,7 +1,7 @@
 import sharp from 'sharp';
-import type { CornerRadii, Rect, SceneScreenshot } from '../scene-types.ts';
-import type { RawInput } from './raster.ts';
-import { blendPixel, type RawImage, roundedRectCoverage } from './raster-pixels.ts';
+import type { CornerRadii, Rect, SceneScreenshot } from '../../scene-types.ts';
+import { blendPixel, type RawImage, roundedRectCoverage } from '../raster/pixels.ts';
+import type { RawInput } from '../raster/render-raster.ts';
 
 /**
  * Pixel work of the browser renderer that stays in Node: the screenshot is pasted between the

@@ -2,12 +2,12 @@ import { createHash } from 'node:crypto';
 import type { CDPSession, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { resolveStyle } from '../resolve-style.ts';
-import { buildScene } from '../scene.ts';
-import { renderInBrowser } from './browser.ts';
-import type { BrowserFonts } from './browser-fonts.ts';
-import { createComposeCache, type RawInput } from './raster.ts';
-import type { RawImage } from './raster-pixels.ts';
+import { resolveStyle } from '../../resolve-style.ts';
+import { buildScene } from '../../scene.ts';
+import type { RawImage } from '../raster/pixels.ts';
+import { createComposeCache, type RawInput } from '../raster/render-raster.ts';
+import type { BrowserFonts } from './fonts.ts';
+import { renderInBrowser } from './render-in-browser.ts';
 
 const fonts: BrowserFonts = { faceCss: () => [], metrics: () => ({ ascent: 0.97, descent: 0.24 }) };
 
