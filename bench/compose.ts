@@ -1,7 +1,6 @@
 import type { CDPSession, Page } from 'playwright-core';
-import { renderInBrowser } from '../packages/server/src/compose/renderers/browser/render-in-browser.ts';
 import { loadBrowserFonts } from '../packages/server/src/compose/renderers/browser/fonts.ts';
-import { loadFontCatalogue } from '../packages/server/src/compose/text/font-catalogue.ts';
+import { renderInBrowser } from '../packages/server/src/compose/renderers/browser/render-in-browser.ts';
 import {
   createComposeCache,
   type RawInput,
@@ -9,6 +8,7 @@ import {
 } from '../packages/server/src/compose/renderers/raster/render-raster.ts';
 import { resolveStyle } from '../packages/server/src/compose/resolve-style.ts';
 import { buildScene } from '../packages/server/src/compose/scene.ts';
+import { loadFontCatalogue } from '../packages/server/src/compose/text/font-catalogue.ts';
 import { configureSharp } from '../packages/server/src/encode/configure-sharp.ts';
 import { encodeImage } from '../packages/server/src/encode/encode-image.ts';
 import { testPool } from '../test/capture/capture-test-kit.ts';

@@ -3,19 +3,22 @@ import type { AddressInfo } from 'node:net';
 import type { CDPSession, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserPool } from '../../packages/server/src/capture/browser-pool.ts';
-import { renderComposePage, renderInBrowser } from '../../packages/server/src/compose/renderers/browser/render-in-browser.ts';
 import {
   type BrowserFonts,
   loadBrowserFonts,
 } from '../../packages/server/src/compose/renderers/browser/fonts.ts';
+import {
+  renderComposePage,
+  renderInBrowser,
+} from '../../packages/server/src/compose/renderers/browser/render-in-browser.ts';
 import { COMPOSE_CSP } from '../../packages/server/src/compose/renderers/browser/scene-html.ts';
+import type { RawInput } from '../../packages/server/src/compose/renderers/raster/render-raster.ts';
+import { resolveStyle } from '../../packages/server/src/compose/resolve-style.ts';
+import { buildScene } from '../../packages/server/src/compose/scene.ts';
 import {
   type FontCatalogue,
   loadFontCatalogue,
 } from '../../packages/server/src/compose/text/font-catalogue.ts';
-import type { RawInput } from '../../packages/server/src/compose/renderers/raster/render-raster.ts';
-import { resolveStyle } from '../../packages/server/src/compose/resolve-style.ts';
-import { buildScene } from '../../packages/server/src/compose/scene.ts';
 import { testPool } from '../capture/capture-test-kit.ts';
 import { fakeAppScreenshot } from './fake-screenshot.ts';
 import { half } from './gallery-scenes.ts';

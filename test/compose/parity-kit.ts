@@ -1,11 +1,14 @@
 import { afterAll, beforeAll } from 'vitest';
 import type { BrowserPool } from '../../packages/server/src/capture/browser-pool.ts';
-import { renderInBrowser } from '../../packages/server/src/compose/renderers/browser/render-in-browser.ts';
 import {
   type BrowserFonts,
   loadBrowserFonts,
 } from '../../packages/server/src/compose/renderers/browser/fonts.ts';
-import { type RawInput, renderRaster } from '../../packages/server/src/compose/renderers/raster/render-raster.ts';
+import { renderInBrowser } from '../../packages/server/src/compose/renderers/browser/render-in-browser.ts';
+import {
+  type RawInput,
+  renderRaster,
+} from '../../packages/server/src/compose/renderers/raster/render-raster.ts';
 import { resolveStyle, type StyleRequest } from '../../packages/server/src/compose/resolve-style.ts';
 import { buildScene, type ScreenshotInfo } from '../../packages/server/src/compose/scene.ts';
 import type { RawImage } from '../../packages/server/src/image/raw-image.ts';

@@ -1,10 +1,6 @@
 import { beforeAll } from 'vitest';
 import { pageTopColor, pageTopRows } from '../../packages/server/src/compose/page-top-color.ts';
 import {
-  type FontCatalogue,
-  loadFontCatalogue,
-} from '../../packages/server/src/compose/text/font-catalogue.ts';
-import {
   type ComposeCache,
   createComposeCache,
   type RawInput,
@@ -12,6 +8,10 @@ import {
 } from '../../packages/server/src/compose/renderers/raster/render-raster.ts';
 import { resolveStyle, type StyleRequest } from '../../packages/server/src/compose/resolve-style.ts';
 import { buildScene, type ScreenshotInfo } from '../../packages/server/src/compose/scene.ts';
+import {
+  type FontCatalogue,
+  loadFontCatalogue,
+} from '../../packages/server/src/compose/text/font-catalogue.ts';
 import type { RawImage } from '../../packages/server/src/image/raw-image.ts';
 import { DEVICE_PAGE } from './device-gallery-scenes.ts';
 import { fakeAppScreenshot, fakeMobileScreenshot } from './fake-screenshot.ts';

@@ -54,6 +54,27 @@ describe('health, metrics, OpenAPI and the reference page', () => {
     expect(doc.paths['/healthz']).toBeUndefined();
   });
 
+  it("shows the capture fields' defaults in the OpenAPI document, from the contract's one table", async () => {
+    const doc = (await t.request('GET', '/v1/openapi.json')).json;
+    const body = doc.paths['/v1/capture'].post.requestBody.content['application/json'].schema;
+    const schema = body.$ref ? doc.components.schemas[body.$ref.split('/').pop()] : body;
+    const field = (name: string) => {
+      const f = schema.properties[name];
+      return f.$ref ? doc.components.schemas[f.$ref.split('/').pop()] : f;
+    };
+    expect(field('padding').default).toBe(64);
+    expect(field('corner_radius').default).toBe(12);
+    expect(field('shadow').default).toBe('soft');
+    expect(field('background_style').default).toBe('gradient');
+    expect(field('background_preset').default).toBe('aurora');
+    expect(field('viewport').default).toEqual({ width: 1440, height: 900 });
+    expect(field('cache_ttl').default).toBe(86_400);
+    expect(field('compose_mode').default).toBe('satori');
+    const output = field('output');
+    expect(output.properties.format.default).toBe('png');
+    expect(output.properties.dpr.default).toBe(1);
+  });
+
   it('renders a readable, script-free API reference at /docs', async () => {
     const res = await t.request('GET', '/docs');
     expect(res.status).toBe(200);

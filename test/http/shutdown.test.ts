@@ -21,3 +21,29 @@ describe('graceful shutdown', () => {
     socket.destroy();
   }, 40_000);
 });
+
+describe('closing the app when a step fails', () => {
+  it('still closes Chromium, the proxy and the database when the HTTP server fails to close', async () => {
+    const t = await startTestApp('sqlite');
+    await t.app.warmUp();
+    const pid = t.app.browserPool.stats().browserPid;
+    expect(pid).toBeTypeOf('number');
+    const httpClose = t.app.http.close.bind(t.app.http);
+    // The first step of the shutdown throws; every later step must still run.
+    t.app.http.close = (async () => {
+      await httpClose();
+      throw new Error('the HTTP server refused to close');
+    }) as unknown as typeof t.app.http.close;
+    await expect(t.close()).rejects.toThrow('Closing HTTP server failed');
+    const alive = () => {
+      try {
+        process.kill(pid as number, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    for (let i = 0; i < 100 && alive(); i++) await new Promise((r) => setTimeout(r, 100));
+    expect(alive()).toBe(false);
+  }, 60_000);
+});

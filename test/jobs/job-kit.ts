@@ -1,16 +1,16 @@
 import crypto from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { CaptureRequest } from '@vitrine/contract';
 import type { Principal } from '../../packages/server/src/auth/authenticate.ts';
 import { createCredits } from '../../packages/server/src/billing/credits.ts';
 import type { PageCapture } from '../../packages/server/src/capture/page-capture-options.ts';
+import type { ResolvedCapture } from '../../packages/server/src/captures/resolved-capture.ts';
+import { createCaptureRunner } from '../../packages/server/src/captures/run-capture.ts';
 import { systemClock } from '../../packages/server/src/clock.ts';
 import { createCapturesRepository } from '../../packages/server/src/db/captures-repository.ts';
 import { createCreditLedgerRepository } from '../../packages/server/src/db/credit-ledger-repository.ts';
 import type { Db } from '../../packages/server/src/db/tables.ts';
 import type { RenderJob } from '../../packages/server/src/jobs/job-worker.ts';
-import { createRenderService } from '../../packages/server/src/render/render-service.ts';
 
 /** A user with a credit balance, inserted directly. */
 export async function insertUser(db: Db, credits: number): Promise<Principal> {
@@ -53,7 +53,7 @@ export async function creditsOf(db: Db, userId: string) {
 export function renderKit(db: Db, capture: (signal: AbortSignal) => Promise<void> = async () => undefined) {
   const credits = createCredits({ ledger: createCreditLedgerRepository(db), clock: systemClock });
   let renders = 0;
-  const service = createRenderService({
+  const service = createCaptureRunner({
     captures: createCapturesRepository(db),
     credits,
     clock: systemClock,
@@ -73,6 +73,9 @@ export function renderKit(db: Db, capture: (signal: AbortSignal) => Promise<void
           title: 'Fixture',
         };
       },
+      compose: async () => {
+        throw new Error('These jobs are unstyled: nothing to compose');
+      },
       encode: async () => ({
         data: Buffer.from('img'),
         width: 4,
@@ -84,29 +87,41 @@ export function renderKit(db: Db, capture: (signal: AbortSignal) => Promise<void
       blobKey: (id, format) => `r/${id}.${format}`,
     },
   });
-  const render: RenderJob = (input, signal) =>
-    service.render(
-      {
-        kind: 'capture',
-        principal: input.principal,
-        projectId: input.projectId,
-        resolvedParams: { url: input.request.url },
-        cacheTtlSeconds: 0,
-        showResolvedParams: false,
-        cost: input.reservation.amount,
-        job: {
-          page: {} as never,
-          output: { format: 'png', width: undefined, height: undefined, quality: undefined, dpr: 1 },
-        },
-        reservation: input.reservation,
-        captureId: input.captureId,
-      },
-      signal,
-    );
+  const render: RenderJob = (input, signal) => service.run(input, signal);
   return { credits, render, renders: () => renders };
 }
 
-export const CAPTURE: CaptureRequest = { url: 'https://example.com/' } as CaptureRequest;
+/** A resolved unstyled capture of `url`, never cached (the job payload the tests queue). */
+export function captureOf(url: string): ResolvedCapture {
+  return {
+    version: 1,
+    kind: 'raw',
+    projectId: null,
+    page: {
+      url,
+      viewport: { width: 1440, height: 900 },
+      deviceScaleFactor: 1,
+      userAgent: undefined,
+      isMobile: false,
+      hasTouch: false,
+      waitFor: undefined,
+      block: [],
+      injectCss: undefined,
+      darkMode: false,
+      fullPage: false,
+      hideSelectors: [],
+      selector: undefined,
+    },
+    output: { format: 'png', width: undefined, height: undefined, quality: undefined, dpr: 1 },
+    style: null,
+    cost: 1,
+    cacheTtlSeconds: 0,
+    showResolvedParams: false,
+    warnings: [],
+  };
+}
+
+export const CAPTURE: ResolvedCapture = captureOf('https://example.com/');
 
 export { verifyStandardWebhook } from '../helpers/standard-webhooks.ts';
 

@@ -21,6 +21,7 @@ import type { JobQueue } from '../../packages/server/src/queue/job-queue.ts';
 import { ENGINES } from '../helpers/test-app.ts';
 import {
   CAPTURE,
+  captureOf,
   creditsOf,
   insertUser,
   renderKit,
@@ -123,7 +124,7 @@ describe.each(ENGINES)('async jobs and webhooks on %s', (engine) => {
     const principal = await insertUser(stack.db, 10);
     const other = await insertUser(stack.db, 10);
     const reservation = await stack.kit.credits.reserve(principal, 'capture', 2);
-    const accepted = await stack.service.enqueue(principal, CAPTURE, reservation, undefined);
+    const accepted = await stack.service.enqueue(principal, CAPTURE, reservation, null);
     expect(accepted).toEqual({ job_id: expect.stringMatching(/^job_[0-9A-Z]{26}$/), status: 'pending' });
     expect((await stack.service.get(principal.userId, accepted.job_id)).status).toBe('pending');
     await expect(stack.service.get(other.userId, accepted.job_id)).rejects.toMatchObject({
@@ -146,7 +147,7 @@ describe.each(ENGINES)('async jobs and webhooks on %s', (engine) => {
     let calls = 0;
     const stack = await openStack((kit) => async (input, signal) => {
       calls++;
-      if (input.request.url?.includes('broken')) {
+      if (input.capture.page.url.includes('broken')) {
         throw new AppError('capture_failed', 'The page did not load', {
           details: { reason: 'target_unreachable' },
         });
@@ -157,9 +158,9 @@ describe.each(ENGINES)('async jobs and webhooks on %s', (engine) => {
     const principal = await insertUser(stack.db, 10);
     const broken = await stack.service.enqueue(
       principal,
-      { ...CAPTURE, url: 'https://broken.example/' },
+      captureOf('https://broken.example/'),
       await stack.kit.credits.reserve(principal, 'capture', 1),
-      undefined,
+      null,
     );
     stack.startWorkers();
     await eventually(
@@ -173,7 +174,7 @@ describe.each(ENGINES)('async jobs and webhooks on %s', (engine) => {
       principal,
       CAPTURE,
       await stack.kit.credits.reserve(principal, 'capture', 3),
-      undefined,
+      null,
     );
     await eventually(
       'flaky job completed',
@@ -196,7 +197,7 @@ describe.each(ENGINES)('async jobs and webhooks on %s', (engine) => {
       principal,
       CAPTURE,
       await crashed.kit.credits.reserve(principal, 'capture', 2),
-      undefined,
+      null,
     );
     const lease = await crashed.captureQueue.take();
     expect(lease?.id).toBe(accepted.job_id);
@@ -296,7 +297,7 @@ describe.each(ENGINES)('async jobs and webhooks on %s', (engine) => {
     const principal = await insertUser(stack.db, 10);
     const accepted = await stack.service.enqueue(
       principal,
-      { ...CAPTURE, url: 'https://broken.example/' },
+      captureOf('https://broken.example/'),
       await stack.kit.credits.reserve(principal, 'capture', 1),
       `http://hooks.example.com:${canary.port}/`,
     );

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CAPTURE_DEFAULTS as D } from './capture-defaults.ts';
 import { composeFieldsShape } from './compose-fields.ts';
 import { idSchema, timestampSchema } from './ids.ts';
 
@@ -20,7 +21,6 @@ export const CAPTURE_LIMITS = {
   fullPageMaxCssPx: 16_384,
   outputSide: 6144,
   cacheTtlMax: 2_592_000,
-  cacheTtlDefault: 86_400,
 } as const;
 
 const selectorString = z.string().min(1).max(1000);
@@ -43,10 +43,15 @@ export const targetFieldsShape = {
   auth_profile_id: idSchema('authProfile').optional(),
   viewport: viewportSchema
     .optional()
-    .meta({ description: 'CSS px; default 1440x900 (or the device viewport)' }),
-  capture_dpr: z.number().min(CAPTURE_LIMITS.captureDpr.min).max(CAPTURE_LIMITS.captureDpr.max).optional(),
+    .meta({ description: 'CSS px; with a device and no viewport, the device viewport', default: D.viewport }),
+  capture_dpr: z
+    .number()
+    .min(CAPTURE_LIMITS.captureDpr.min)
+    .max(CAPTURE_LIMITS.captureDpr.max)
+    .optional()
+    .meta({ description: "Device scale factor of the capture; default the device's, else output.dpr" }),
   user_agent: z.string().min(1).max(1024).optional(),
-  emulate_mobile: z.boolean().optional(),
+  emulate_mobile: z.boolean().optional().meta({ default: D.emulate_mobile }),
   emulate_touch: z.boolean().optional(),
   wait_for: z
     .union([z.number().int().min(0).max(CAPTURE_LIMITS.waitForMs.max), selectorString])
@@ -62,26 +67,29 @@ export const targetFieldsShape = {
       description: `Resource types (${BLOCK_RESOURCE_TYPES.join(', ')}), categories (${BLOCK_CATEGORIES.join(', ')}) or URL globs`,
     }),
   inject_css: z.string().max(CAPTURE_LIMITS.injectCssBytes).optional(),
-  dark_mode: z.boolean().optional(),
-  full_page: z.boolean().optional(),
+  dark_mode: z.boolean().optional().meta({ default: D.dark_mode }),
+  full_page: z.boolean().optional().meta({ default: D.full_page }),
   hide_selectors: z.array(selectorString).max(CAPTURE_LIMITS.blockEntries).optional(),
   element: z.string().min(1).max(500).optional(),
   selector: selectorString.optional(),
 };
 
 export const outputSchema = z.strictObject({
-  format: z.enum(OUTPUT_FORMATS).optional(),
+  format: z.enum(OUTPUT_FORMATS).optional().meta({ default: D.output.format }),
   width: z.number().int().min(1).max(CAPTURE_LIMITS.outputSide).optional(),
   height: z.number().int().min(1).max(CAPTURE_LIMITS.outputSide).optional(),
   quality: z.number().int().min(1).max(100).optional(),
-  dpr: z.literal([1, 2, 3]).optional(),
+  dpr: z.literal([1, 2, 3]).optional().meta({ default: D.output.dpr }),
 });
 export type OutputOptions = z.infer<typeof outputSchema>;
 
 export const deliveryFieldsShape = {
   output: outputSchema.optional(),
-  cache_ttl: z.number().int().min(0).max(CAPTURE_LIMITS.cacheTtlMax).optional(),
-  show_resolved_params: z.boolean().optional(),
+  cache_ttl: z.number().int().min(0).max(CAPTURE_LIMITS.cacheTtlMax).optional().meta({
+    description: 'Seconds a stored result is reused for the same request; 0 never',
+    default: D.cache_ttl,
+  }),
+  show_resolved_params: z.boolean().optional().meta({ default: D.show_resolved_params }),
 };
 
 /** POST /v1/raw (ext): the "Target and browser" and `output` fields only. */
@@ -119,7 +127,10 @@ export const aiFieldsShape = {
 };
 
 export const asyncFieldsShape = {
-  async: z.boolean().optional().meta({ description: 'true queues a job and answers 202 with its id' }),
+  async: z
+    .boolean()
+    .optional()
+    .meta({ description: 'true queues a job and answers 202 with its id', default: D.async }),
   webhook_url: z
     .string()
     .min(1)

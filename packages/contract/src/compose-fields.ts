@@ -1,6 +1,7 @@
 import { z } from 'zod';
+import { CAPTURE_DEFAULTS as D } from './capture-defaults.ts';
 
-/** `device` values of interface.md 4.6 (frames are drawn by the compose stage). */
+/** `device` values of interface.md 4.6. */
 export const DEVICES = [
   'iphone-16-pro',
   'macbook-pro-16',
@@ -122,15 +123,20 @@ export const deviceFieldsShape = {
   device_color: color()
     .optional()
     .meta({ description: 'A named finish of the device (e.g. black-titanium, silver, dark) or a CSS color' }),
-  device_scale: between(COMPOSE_LIMITS.deviceScale).optional(),
-  layout: oneOf(DEVICE_LAYOUTS).optional(),
+  device_scale: between(COMPOSE_LIMITS.deviceScale).optional().meta({ default: D.device_scale }),
+  layout: oneOf(DEVICE_LAYOUTS).optional().meta({ default: D.layout }),
 };
 
 /** "Background" fields. */
 export const backgroundFieldsShape = {
-  background_style: oneOf(BACKGROUND_STYLES).optional().meta({ description: 'Default gradient' }),
-  background_preset: oneOf(BACKGROUND_PRESETS).optional().meta({ description: 'Default aurora' }),
-  background_color: color().optional(),
+  background_style: oneOf(BACKGROUND_STYLES).optional().meta({
+    description: 'Without it: image when a background image is given, solid for a lone background_color',
+    default: D.background_style,
+  }),
+  background_preset: oneOf(BACKGROUND_PRESETS).optional().meta({ default: D.background_preset }),
+  background_color: color()
+    .optional()
+    .meta({ description: 'Any CSS color (background_style solid)', default: D.background_color }),
   background_gradient: z
     .string()
     .min(1)
@@ -153,31 +159,42 @@ export const backgroundFieldsShape = {
 
 /** "Frame geometry, border and shadow" fields. */
 export const frameFieldsShape = {
-  padding: between(COMPOSE_LIMITS.padding).optional().meta({ description: 'CSS px, default 64' }),
-  corner_radius: between(COMPOSE_LIMITS.cornerRadius).optional().meta({ description: 'CSS px, default 12' }),
-  shadow: oneOf(SHADOW_PRESETS).optional().meta({ description: 'Default soft' }),
+  padding: between(COMPOSE_LIMITS.padding).optional().meta({ description: 'CSS px', default: D.padding }),
+  corner_radius: between(COMPOSE_LIMITS.cornerRadius).optional().meta({
+    description: 'CSS px; 0 for the plain look (background none, padding 0)',
+    default: D.corner_radius,
+  }),
+  shadow: oneOf(SHADOW_PRESETS)
+    .optional()
+    .meta({ description: 'none for the plain look (background none, padding 0)', default: D.shadow }),
   shadow_color: color().optional(),
   shadow_blur: between(COMPOSE_LIMITS.shadowBlur).optional(),
   shadow_offset_x: between(COMPOSE_LIMITS.shadowOffset).optional(),
   shadow_offset_y: between(COMPOSE_LIMITS.shadowOffset).optional(),
   shadow_spread: between(COMPOSE_LIMITS.shadowSpread).optional(),
   shadow_opacity: between(COMPOSE_LIMITS.shadowOpacity).optional(),
-  border: oneOf(BORDER_PRESETS).optional(),
+  border: oneOf(BORDER_PRESETS)
+    .optional()
+    .meta({ description: 'bold when only border_width or border_color is given', default: D.border }),
   border_color: color().optional(),
   border_width: between(COMPOSE_LIMITS.borderWidth).optional(),
-  aspect_ratio: oneOf(ASPECT_RATIOS).optional().meta({ description: 'Canvas ratio, default auto' }),
+  aspect_ratio: oneOf(ASPECT_RATIOS)
+    .optional()
+    .meta({ description: 'Canvas ratio', default: D.aspect_ratio }),
   frame_ratio: oneOf(ASPECT_RATIOS)
     .optional()
-    .meta({ description: 'Ratio of the framed screenshot (crops the capture), default auto' }),
-  inset: between(COMPOSE_LIMITS.inset).optional(),
-  inset_balance: z.boolean().optional(),
-  auto_balance: z.boolean().optional(),
+    .meta({ description: 'Ratio of the framed screenshot (crops the capture)', default: D.frame_ratio }),
+  inset: between(COMPOSE_LIMITS.inset).optional().meta({ description: 'CSS px', default: D.inset }),
+  inset_balance: z.boolean().optional().meta({ default: D.inset_balance }),
+  auto_balance: z.boolean().optional().meta({ default: D.auto_balance }),
 };
 
-/** "Perspective and camera" fields (validated now; rendered by a later stage). */
+/** "Perspective and camera" fields: presets expand to tilt, roll, zoom, offset and frame scale. */
 export const perspectiveFieldsShape = {
-  perspective: oneOf(PERSPECTIVES).optional(),
-  perspective_intensity: between(COMPOSE_LIMITS.perspectiveIntensity).optional(),
+  perspective: oneOf(PERSPECTIVES).optional().meta({ default: D.perspective }),
+  perspective_intensity: between(COMPOSE_LIMITS.perspectiveIntensity)
+    .optional()
+    .meta({ default: D.perspective_intensity }),
   camera_preset: oneOf(CAMERA_PRESETS).optional(),
   tilt_x: between(COMPOSE_LIMITS.tiltDegrees).optional().meta({ description: 'Degrees' }),
   tilt_y: between(COMPOSE_LIMITS.tiltDegrees).optional().meta({ description: 'Degrees' }),
@@ -188,12 +205,18 @@ export const perspectiveFieldsShape = {
   frame_scale: between(COMPOSE_LIMITS.frameScale).optional(),
 };
 
-/** "Depth blur" fields (validated now; rendered by a later stage). */
+/** "Depth blur" fields: geometry defaults follow `depth_blur_type`. */
 export const depthBlurFieldsShape = {
-  depth_blur: between(COMPOSE_LIMITS.depthBlur).optional().meta({ description: 'Strength 0..100' }),
-  depth_blur_type: oneOf(DEPTH_BLUR_TYPES).optional(),
-  depth_blur_direction: oneOf(DEPTH_BLUR_DIRECTIONS).optional(),
-  depth_blur_angle: between(COMPOSE_LIMITS.depthBlurAngle).optional().meta({ description: 'Degrees' }),
+  depth_blur: between(COMPOSE_LIMITS.depthBlur)
+    .optional()
+    .meta({ description: 'Strength 0..100', default: D.depth_blur }),
+  depth_blur_type: oneOf(DEPTH_BLUR_TYPES)
+    .optional()
+    .meta({ description: 'Default lens when the camera is tilted, tilt otherwise' }),
+  depth_blur_direction: oneOf(DEPTH_BLUR_DIRECTIONS).optional().meta({ default: D.depth_blur_direction }),
+  depth_blur_angle: between(COMPOSE_LIMITS.depthBlurAngle)
+    .optional()
+    .meta({ description: 'Degrees', default: D.depth_blur_angle }),
   depth_blur_position: unit().optional(),
   depth_blur_band: unit().optional(),
   depth_blur_width: unit().optional(),
@@ -202,14 +225,18 @@ export const depthBlurFieldsShape = {
 /** "Title, subtitle, badge" fields. */
 export const titleFieldsShape = {
   title: z.string().min(1).max(COMPOSE_LIMITS.titleChars).optional(),
-  title_font: fontName().optional(),
-  title_size: between(COMPOSE_LIMITS.titleSize).optional().meta({ description: 'CSS px' }),
+  title_font: fontName().optional().meta({ default: D.title_font }),
+  title_size: between(COMPOSE_LIMITS.titleSize)
+    .optional()
+    .meta({ description: 'CSS px', default: D.title_size }),
   title_color: color().optional(),
-  title_position: oneOf(TITLE_POSITIONS).optional().meta({ description: 'Default above' }),
+  title_position: oneOf(TITLE_POSITIONS).optional().meta({ default: D.title_position }),
   subtitle: z.string().min(1).max(COMPOSE_LIMITS.titleChars).optional(),
-  subtitle_font: fontName().optional(),
+  subtitle_font: fontName().optional().meta({ default: D.subtitle_font }),
   subtitle_color: color().optional(),
-  subtitle_size: between(COMPOSE_LIMITS.titleSize).optional().meta({ description: 'CSS px' }),
+  subtitle_size: between(COMPOSE_LIMITS.titleSize)
+    .optional()
+    .meta({ description: 'CSS px', default: D.subtitle_size }),
   badge: z.string().min(1).max(COMPOSE_LIMITS.badgeChars).optional(),
   watermark: z.string().min(1).max(COMPOSE_LIMITS.watermarkChars).optional(),
 };
@@ -218,9 +245,11 @@ export const titleFieldsShape = {
 export const textOverlayFieldsShape = {
   text_enabled: z.boolean().optional(),
   text_content: z.string().min(1).max(COMPOSE_LIMITS.textChars).optional(),
-  text_x: unit().optional().meta({ description: 'Anchor, fraction of the canvas width (default 0.5)' }),
-  text_y: unit().optional().meta({ description: 'Anchor, fraction of the canvas height (default 0.5)' }),
-  text_size: between(COMPOSE_LIMITS.textSize).optional().meta({ description: 'CSS px' }),
+  text_x: unit().optional().meta({ description: 'Anchor, fraction of the canvas width', default: D.text_x }),
+  text_y: unit().optional().meta({ description: 'Anchor, fraction of the canvas height', default: D.text_y }),
+  text_size: between(COMPOSE_LIMITS.textSize)
+    .optional()
+    .meta({ description: 'CSS px', default: D.text_size }),
   text_color: color().optional(),
   text_gradient: z
     .string()
@@ -234,23 +263,26 @@ export const textOverlayFieldsShape = {
     .max(200)
     .optional()
     .meta({ description: 'CSS text-shadow: `x y blur color`' }),
-  text_font: fontName().optional(),
-  text_weight: between(COMPOSE_LIMITS.textWeight).int().optional(),
-  text_align: oneOf(TEXT_ALIGNS).optional(),
+  text_font: fontName().optional().meta({ default: D.text_font }),
+  text_weight: between(COMPOSE_LIMITS.textWeight).int().optional().meta({ default: D.text_weight }),
+  text_align: oneOf(TEXT_ALIGNS).optional().meta({ default: D.text_align }),
   text_max_width: between(COMPOSE_LIMITS.textBox).optional().meta({ description: 'CSS px' }),
   text_line_height: between(COMPOSE_LIMITS.textLineHeight)
     .optional()
-    .meta({ description: 'Multiple of the size' }),
+    .meta({ description: 'Multiple of the size', default: D.text_line_height }),
   text_fit_min: between(COMPOSE_LIMITS.textSize)
     .optional()
     .meta({ description: 'Smallest autofit size, CSS px' }),
   text_box_h: between(COMPOSE_LIMITS.textBox).optional().meta({ description: 'CSS px' }),
-  text_autofit: z.boolean().optional(),
-  text_vertical_align: oneOf(TEXT_VERTICAL_ALIGNS).optional(),
+  text_autofit: z.boolean().optional().meta({ default: D.text_autofit }),
+  text_vertical_align: oneOf(TEXT_VERTICAL_ALIGNS).optional().meta({ default: D.text_vertical_align }),
 };
 
 export const composeModeFieldsShape = {
-  compose_mode: oneOf(COMPOSE_MODES).optional(),
+  compose_mode: oneOf(COMPOSE_MODES).optional().meta({
+    description: '`satori`: the raster renderer (no browser); `browser`: Chromium draws the same scene',
+    default: D.compose_mode,
+  }),
 };
 
 /** Every styling field of interface.md 4.6, to spread into the capture request's strictObject. */

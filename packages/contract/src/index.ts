@@ -1,5 +1,6 @@
 export * from './backgrounds.ts';
 export * from './capture.ts';
+export * from './capture-defaults.ts';
 export * from './compose-fields.ts';
 export * from './errors.ts';
 export * from './ids.ts';

@@ -1,7 +1,6 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import { sql } from 'kysely';
-import { Histogram } from 'prom-client';
 import serverPackage from '../package.json' with { type: 'json' };
 import { type Accounts, createAccounts } from './auth/accounts.ts';
 import { createAuthenticator } from './auth/authenticate.ts';
@@ -11,15 +10,18 @@ import { createBackgroundRenderCache } from './backgrounds/render-cache.ts';
 import { type Credits, createCredits } from './billing/credits.ts';
 import { createBlockListsLoader } from './capture/block-lists.ts';
 import { type BrowserPool, createBrowserPool } from './capture/browser-pool.ts';
+import { type CaptureService, createCaptureService } from './captures/capture-service.ts';
+import { createCaptureRunner } from './captures/run-capture.ts';
 import { type Clock, systemClock } from './clock.ts';
-import { renderInBrowser } from './compose/renderers/browser/render-in-browser.ts';
+import { closeAll } from './close-all.ts';
 import { loadBrowserFonts } from './compose/renderers/browser/fonts.ts';
+import { createComposeCache } from './compose/renderers/compose-cache.ts';
 import { loadFontCatalogue } from './compose/text/font-catalogue.ts';
-import { createComposeCache } from './compose/renderers/raster/render-raster.ts';
 import type { Config } from './config/load-config.ts';
 import { createApiKeysRepository } from './db/api-keys-repository.ts';
 import { createCapturesRepository } from './db/captures-repository.ts';
 import { createCreditLedgerRepository } from './db/credit-ledger-repository.ts';
+import { createJobsRepository } from './db/jobs-repository.ts';
 import { type OpenedDatabase, openDatabase } from './db/open-database.ts';
 import { createProjectsRepository } from './db/projects-repository.ts';
 import { createUsersRepository } from './db/users-repository.ts';
@@ -40,6 +42,7 @@ import {
   type JobRuntime,
   webhookQueueSettings,
 } from './jobs/job-runtime.ts';
+import { type CaptureJobPayload, createJobService } from './jobs/job-service.ts';
 import { createWebhookSecretLookup } from './jobs/webhook-secret.ts';
 import { createLogger } from './logger.ts';
 import { CHROMIUM_EGRESS_CONTEXT_OPTIONS, chromiumEgressLaunchOptions } from './netpolicy/chromium-egress.ts';
@@ -51,11 +54,8 @@ import { createBullmqJobQueue } from './queue/bullmq-job-queue.ts';
 import { createEmbeddedJobQueue } from './queue/embedded-job-queue.ts';
 import type { JobQueue, JobQueueSettings } from './queue/job-queue.ts';
 import { createBackgroundImages } from './render/background-images.ts';
-import { rasterRenderer, type SceneRenderer } from './render/compose-step.ts';
-import { createRenderService } from './render/render-service.ts';
+import { browserRenderer, createComposeStage, rasterRenderer } from './render/compose-stage.ts';
 import { createRenderStages } from './render/render-stages.ts';
-import { DEFAULT_CAPTURE_PRICES, resolveCapture } from './render/resolve-capture.ts';
-import { targetUrlOf } from './render/resolve-target.ts';
 import { loadMasterKey } from './secrets/master-key.ts';
 import { createSealedBox } from './secrets/sealed-box.ts';
 import type { BlobStore } from './storage/blob-store.ts';
@@ -68,9 +68,6 @@ export const VERSION = serverPackage.version;
 
 /** How long in-flight requests may run on when the service stops. */
 const SHUTDOWN_GRACE_MS = 10_000;
-
-/** Credits per unstyled capture (contract.md section 3). */
-const RAW_CAPTURE_COST = 1;
 
 export interface AppOptions {
   clock?: Clock;
@@ -98,6 +95,8 @@ export interface Services {
 export interface App {
   http: FastifyInstance;
   services: Services;
+  /** The capture service every capture path goes through. */
+  captures: CaptureService;
   database: OpenedDatabase;
   browserPool: BrowserPool;
   egressProxy: EgressProxy;
@@ -107,24 +106,29 @@ export interface App {
   close(): Promise<void>;
 }
 
-/** Database, secrets and the account services: what both the server and the admin commands use. */
+/** Database, secrets, repositories and the account services: what the server and the admin commands use. */
 export async function openCore(config: Config, options: AppOptions = {}) {
   const clock = options.clock ?? systemClock;
   const database = await openDatabase(config.database, { schema: options.databaseSchema });
   const sealedBox = createSealedBox(loadMasterKey(config.secrets.secretKey, config.server.dataDir));
-  const users = createUsersRepository(database.db);
-  const apiKeys = createApiKeysRepository(database.db);
+  const repositories = {
+    users: createUsersRepository(database.db),
+    apiKeys: createApiKeysRepository(database.db),
+    projects: createProjectsRepository(database.db),
+    captures: createCapturesRepository(database.db),
+    creditLedger: createCreditLedgerRepository(database.db),
+  };
   const services: Services = {
     accounts: createAccounts({
-      users,
-      apiKeys,
+      users: repositories.users,
+      apiKeys: repositories.apiKeys,
       clock,
       defaultMonthlyCredits: config.credits.defaultMonthlyCredits,
     }),
-    credits: createCredits({ ledger: createCreditLedgerRepository(database.db), clock }),
-    projects: createProjectService({ projects: createProjectsRepository(database.db), sealedBox, clock }),
+    credits: createCredits({ ledger: repositories.creditLedger, clock }),
+    projects: createProjectService({ projects: repositories.projects, sealedBox, clock }),
   };
-  return { clock, database, services, apiKeys };
+  return { clock, database, services, repositories, apiKeys: repositories.apiKeys };
 }
 
 function openBlobStore(config: Config): BlobStore {
@@ -136,12 +140,27 @@ function openBlobStore(config: Config): BlobStore {
   return createCachedBlobStore(store);
 }
 
+/** Durable queues: BullMQ when Redis is configured (several processes), else the jobs table. */
+function queueOpener(config: Config, core: Awaited<ReturnType<typeof openCore>>) {
+  return <T>(name: string, settings: JobQueueSettings): JobQueue<T> =>
+    config.redisUrl
+      ? createBullmqJobQueue<T>({ ...settings, redisUrl: config.redisUrl, prefix: config.redisPrefix, name })
+      : createEmbeddedJobQueue<T>({
+          ...settings,
+          db: core.database.db,
+          engine: core.database.engine,
+          name,
+          clock: core.clock,
+        });
+}
+
 /**
  * The composition root: the only place that picks concrete adapters (SQLite or PostgreSQL,
- * memory or Redis, local disk or S3) and wires them into the HTTP server.
+ * memory or Redis, local disk or S3) and wires them into the HTTP server. No logic of its own.
  */
 export async function createApp(config: Config, options: AppOptions = {}): Promise<App> {
   const core = await openCore(config, options);
+  const { repositories, services } = core;
   const logger = options.logger ?? createLogger(config.server.logLevel);
   configureSharp();
   const redis = config.redisUrl
@@ -164,32 +183,6 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     proxy: egress.proxy,
     contextOptions: CHROMIUM_EGRESS_CONTEXT_OPTIONS,
   });
-  const renderPhases = new Histogram({
-    name: 'vitrine_render_phase_seconds',
-    help: 'Time per render phase (context, navigation, waits, capture, compose, encode, store)',
-    labelNames: ['kind', 'phase'] as const,
-    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
-    registers: [metrics.registry],
-  });
-  const renders = createRenderService({
-    captures: createCapturesRepository(core.database.db),
-    credits: core.services.credits,
-    stages: createRenderStages({
-      pool: browserPool,
-      captureSettings: {
-        navigationTimeoutMs: config.browser.navigationTimeoutMs,
-        blockLists: createBlockListsLoader(),
-      },
-      blobStore,
-    }),
-    clock: core.clock,
-    publicUrl: config.server.publicUrl,
-    deadlineMs: config.browser.captureTimeoutMs,
-    onRendered: ({ kind, timings, durationMs }) => {
-      for (const [phase, ms] of Object.entries(timings)) renderPhases.observe({ kind, phase }, ms / 1000);
-      logger.info({ render: kind, duration_ms: durationMs, phases_ms: timings }, 'render finished');
-    },
-  });
 
   // Rendered background variants live in the blob store, so every process shares them.
   const backgroundRenders = createBackgroundRenderCache({
@@ -198,80 +191,86 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       put: async (key, data, contentType) => void (await blobStore.put(key, data, { contentType })),
     },
   });
+  const backgroundImages = createBackgroundImages({
+    catalogue: BACKGROUND_CATALOGUE,
+    renders: backgroundRenders,
+    guardedFetch,
+  });
   const [fonts, browserFonts] = await Promise.all([loadFontCatalogue(), loadBrowserFonts()]);
   const composeCache = createComposeCache();
-  const compose = {
+  const compose = createComposeStage({
     fonts,
-    cache: composeCache,
     decode: decodeToRaw,
-    backgroundImages: createBackgroundImages({
-      catalogue: BACKGROUND_CATALOGUE,
-      renders: backgroundRenders,
-      guardedFetch,
-    }),
+    backgroundImages,
     renderers: {
       satori: rasterRenderer({ fonts, cache: composeCache }),
-      // Browser mode draws the same scene on a pooled Chromium page (JavaScript off, strict CSP).
-      browser: ((scene, screenshot, _signal, backgroundImage) =>
-        renderInBrowser(scene, screenshot, {
-          withPage: (fn) => browserPool.run((lease) => fn(lease.page, lease.cdp)),
-          fonts: browserFonts,
-          cache: composeCache,
-          ...(backgroundImage ? { backgroundImage } : {}),
-        })) satisfies SceneRenderer,
+      browser: browserRenderer({
+        withPage: (fn) => browserPool.run((lease) => fn(lease.page, lease.cdp)),
+        fonts: browserFonts,
+        cache: composeCache,
+      }),
     },
-  };
-  const projectsRepository = createProjectsRepository(core.database.db);
+  });
+  const runner = createCaptureRunner({
+    captures: repositories.captures,
+    credits: services.credits,
+    stages: createRenderStages({
+      pool: browserPool,
+      captureSettings: {
+        navigationTimeoutMs: config.browser.navigationTimeoutMs,
+        blockLists: createBlockListsLoader(),
+      },
+      compose,
+      blobStore,
+    }),
+    clock: core.clock,
+    publicUrl: config.server.publicUrl,
+    deadlineMs: config.browser.captureTimeoutMs,
+    onRendered: ({ kind, timings, durationMs }) => {
+      for (const [phase, ms] of Object.entries(timings))
+        metrics.renderPhases.observe({ kind, phase }, ms / 1000);
+      logger.info({ render: kind, duration_ms: durationMs, phases_ms: timings }, 'render finished');
+    },
+  });
 
-  // Durable queues: BullMQ when Redis is configured (several processes), else the jobs table.
-  const openQueue = <T>(name: string, settings: JobQueueSettings): JobQueue<T> =>
-    config.redisUrl
-      ? createBullmqJobQueue<T>({ ...settings, redisUrl: config.redisUrl, prefix: config.redisPrefix, name })
-      : createEmbeddedJobQueue<T>({
-          ...settings,
-          db: core.database.db,
-          engine: core.database.engine,
-          name,
-          clock: core.clock,
-        });
+  const openQueue = queueOpener(config, core);
+  const captureQueue = openQueue<CaptureJobPayload>('captures', captureQueueSettings(config));
+  const jobService = createJobService({
+    jobs: createJobsRepository(core.database.db),
+    queue: captureQueue,
+    clock: core.clock,
+    onEnqueueError: (error, id) => logger.warn({ err: error, context: `enqueue ${id}` }, 'job error'),
+  });
+  const captures = createCaptureService({
+    targets: policy,
+    findProject: (userId, id) => repositories.projects.find(userId, id),
+    credits: services.credits,
+    runner,
+    queue: jobService,
+    prices: config.prices,
+    validateBackgroundReference: (ref) => backgroundImages.validateReference(ref),
+    blobStore,
+  });
   const jobs = createJobRuntime({
     config,
     db: core.database.db,
     clock: core.clock,
-    captureQueue: openQueue('captures', captureQueueSettings(config)),
+    service: jobService,
+    captureQueue,
     webhookQueue: openQueue('webhooks', webhookQueueSettings(config)),
-    credits: core.services.credits,
-    render: async (input, signal) => {
-      const { url } = await policy.checkUrl(targetUrlOf(input.request));
-      const request = resolveCapture(input.request, url.href, input.principal, {
-        compose,
-        prices: DEFAULT_CAPTURE_PRICES,
-      });
-      return renders.render(
-        { ...request, reservation: input.reservation, captureId: input.captureId },
-        signal,
-      );
-    },
+    credits: services.credits,
+    render: captures.runQueued,
     guardedFetch,
     signingSecret: createWebhookSecretLookup({
-      findProject: (id) => projectsRepository.findAnyById(id),
-      findDefault: (userId) => projectsRepository.findDefault(userId),
-      ensureDefault: (userId) => core.services.projects.ensureDefault(userId),
-      validSigningSecrets: (row) => core.services.projects.validSigningSecrets(row),
+      findProject: (id) => repositories.projects.findAnyById(id),
+      findDefault: (userId) => repositories.projects.findDefault(userId),
+      ensureDefault: (userId) => services.projects.ensureDefault(userId),
+      validSigningSecrets: (row) => services.projects.validSigningSecrets(row),
     }),
     userAgent: `Vitrine/${VERSION}`,
     onError: (error, context) => logger.warn({ err: error, context }, 'job error'),
   });
 
-  const rateLimiter = createRateLimiter(
-    {
-      capturePerMinute: config.limits.rateLimitCapturePerMinute,
-      defaultPerMinute: config.limits.rateLimitDefaultPerMinute,
-      deviceCodePerMinute: config.limits.rateLimitDeviceCodePerMinute,
-    },
-    redis,
-    config.redisPrefix,
-  );
   const http = await buildHttpServer({
     logger,
     bodyLimitBytes: config.limits.bodyLimitBytes,
@@ -281,29 +280,29 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     version: VERSION,
     metrics,
     guard: createRequestGuard({
-      authenticator: createAuthenticator({ apiKeys: core.apiKeys, clock: core.clock }),
-      rateLimiter,
+      authenticator: createAuthenticator({ apiKeys: repositories.apiKeys, clock: core.clock }),
+      rateLimiter: createRateLimiter(
+        {
+          capturePerMinute: config.limits.rateLimitCapturePerMinute,
+          defaultPerMinute: config.limits.rateLimitDefaultPerMinute,
+          deviceCodePerMinute: config.limits.rateLimitDeviceCodePerMinute,
+        },
+        redis,
+        config.redisPrefix,
+      ),
       verifySignedUrl: createSignedUrlVerifier({
-        findProject: (id) => projectsRepository.findAnyById(id),
-        validSecrets: (project) => core.services.projects.validSigningSecrets(project),
+        findProject: (id) => repositories.projects.findAnyById(id),
+        validSecrets: (project) => services.projects.validSigningSecrets(project),
         clock: core.clock,
         maxTtlSeconds: config.limits.signedUrlMaxTtlSeconds,
       }),
     }),
     handlers: {
       ...backgroundHandlers(BACKGROUND_CATALOGUE, config.server.publicUrl),
-      ...projectHandlers(core.services.projects),
-      ...usageHandlers(core.services.credits),
-      ...rawCaptureHandlers({ renders, targets: policy, cost: RAW_CAPTURE_COST }),
-      ...captureHandlers({
-        renders,
-        credits: core.services.credits,
-        jobs: jobs.service,
-        targets: policy,
-        compose,
-        prices: DEFAULT_CAPTURE_PRICES,
-        blobStore,
-      }),
+      ...projectHandlers(services.projects),
+      ...usageHandlers(services.credits),
+      ...rawCaptureHandlers({ captures }),
+      ...captureHandlers({ captures, jobs: jobService }),
     },
     readinessChecks: {
       database: async () => {
@@ -319,23 +318,24 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
 
   return {
     http,
-    services: core.services,
+    services,
+    captures,
     database: core.database,
     browserPool,
     egressProxy,
     jobs,
     warmUp: () => browserPool.run(async () => undefined),
-    async close() {
-      try {
-        await closeHttpServer(http, SHUTDOWN_GRACE_MS);
-        await jobs.close();
-        await browserPool.close();
-      } finally {
-        await egressProxy.close();
-        redis?.disconnect();
-        await blobStore.close();
-        await core.database.close();
-      }
-    },
+    // Stop taking requests, let jobs and captures finish, then release what they used. Every
+    // step runs even when an earlier one throws, so Chromium never outlives a failed close.
+    close: () =>
+      closeAll([
+        { name: 'HTTP server', close: () => closeHttpServer(http, SHUTDOWN_GRACE_MS) },
+        { name: 'job runtime', close: () => jobs.close() },
+        { name: 'browser pool', close: () => browserPool.close() },
+        { name: 'egress proxy', close: () => egressProxy.close() },
+        { name: 'Redis', close: () => redis?.disconnect() },
+        { name: 'blob store', close: () => blobStore.close() },
+        { name: 'database', close: () => core.database.close() },
+      ]),
   };
 }

@@ -3,6 +3,7 @@
  * transparent) when the request leaves it open, the gradient preset expanded to its CSS, and
  * whether light or dark text reads on the result (the theme other defaults follow).
  */
+import { CAPTURE_DEFAULTS as D } from '@vitrine/contract';
 import { invalidParam } from '../errors/app-error.ts';
 import { GRADIENT_PRESETS, type GradientPresetName, gradientCss } from './backgrounds/gradient-presets.ts';
 import { parseCssColor, relativeLuminance } from './css/css-color.ts';
@@ -50,7 +51,7 @@ export function resolveBackground(r: StyleRequest): BackgroundFields {
     background_image_url: null,
   };
   if (style === 'solid') {
-    const color = r.background_color ?? '#FFFFFF';
+    const color = r.background_color ?? D.background_color;
     return { ...base, background_style: style, background_color: color, background_theme: themeOf([color]) };
   }
   if (style === 'none' || style === 'transparent')
@@ -80,7 +81,7 @@ export function resolveBackground(r: StyleRequest): BackgroundFields {
       background_theme: themeOf(colors),
     };
   }
-  const preset = GRADIENT_PRESETS[(r.background_preset ?? 'aurora') as GradientPresetName];
+  const preset = GRADIENT_PRESETS[(r.background_preset ?? D.background_preset) as GradientPresetName];
   return {
     ...base,
     background_style: 'gradient' as const,

@@ -3,6 +3,7 @@
  * presets expanded (explicit fields win), depth-blur defaults by type, and the checks the schema
  * cannot make. The background's resolution and the field checks live beside it.
  */
+import { CAPTURE_DEFAULTS as D } from '@vitrine/contract';
 import { invalidParam } from '../errors/app-error.ts';
 import { BORDER_PRESETS } from './border-presets.ts';
 import { type CameraValues, resolveCamera } from './camera/camera-presets.ts';
@@ -24,10 +25,10 @@ function resolveDepthBlur(r: StyleRequest, camera: CameraValues): DepthBlurSetti
   const type = r.depth_blur_type ?? (camera.tilt_x !== 0 || camera.tilt_y !== 0 ? 'lens' : 'tilt');
   const d = DEPTH_BLUR_DEFAULTS[type];
   return {
-    depth_blur: r.depth_blur ?? 0,
+    depth_blur: r.depth_blur ?? D.depth_blur,
     depth_blur_type: type,
-    depth_blur_direction: r.depth_blur_direction ?? 'top',
-    depth_blur_angle: r.depth_blur_angle ?? 0,
+    depth_blur_direction: r.depth_blur_direction ?? D.depth_blur_direction,
+    depth_blur_angle: r.depth_blur_angle ?? D.depth_blur_angle,
     depth_blur_position: r.depth_blur_position ?? d.position,
     depth_blur_band: r.depth_blur_band ?? d.band,
     depth_blur_width: r.depth_blur_width ?? d.width,
@@ -35,15 +36,15 @@ function resolveDepthBlur(r: StyleRequest, camera: CameraValues): DepthBlurSetti
 }
 
 /**
- * Applies the contract's defaults and expands presets (contract.md 4): gradient aurora, padding
- * 64, corner_radius 12, shadow soft, png at dpr 1; explicit fields win over presets. Validates
+ * Applies the contract's defaults (CAPTURE_DEFAULTS) and expands presets (contract.md 4);
+ * explicit fields win over presets. Validates
  * what the schema cannot (colours, gradients, fonts, combinations) with 400s naming the field.
  * `background_style: none` with padding 0 and no device gives the plain screenshot (no corner
  * radius or shadow unless asked for).
  */
 export function resolveStyle(r: StyleRequest): ResolvedStyle {
   const bg = resolveBackground(r);
-  const format = r.output?.format ?? 'png';
+  const format = r.output?.format ?? D.output.format;
   if (bg.background_style === 'transparent' && format === 'jpg') {
     throw invalidParam(
       'background_style',
@@ -51,10 +52,10 @@ export function resolveStyle(r: StyleRequest): ResolvedStyle {
     );
   }
   const dark = bg.background_theme === 'dark';
-  const padding = r.padding ?? 64;
+  const padding = r.padding ?? D.padding;
   const plain = bg.background_style === 'none' && padding === 0 && !r.device;
 
-  const shadow = r.shadow ?? (plain ? 'none' : 'soft');
+  const shadow = r.shadow ?? (plain ? 'none' : D.shadow);
   for (const f of ['shadow_color', 'border_color', 'title_color', 'subtitle_color', 'text_color'] as const) {
     checkColor(f, r[f]);
   }
@@ -64,7 +65,8 @@ export function resolveStyle(r: StyleRequest): ResolvedStyle {
       : SHADOW_PRESETS[shadow].key;
   const keyColor = shadow === 'glow' && !dark ? GLOW_ON_LIGHT_COLOR : key.color;
 
-  const border = r.border ?? (r.border_width !== undefined || r.border_color !== undefined ? 'bold' : 'none');
+  const border =
+    r.border ?? (r.border_width !== undefined || r.border_color !== undefined ? 'bold' : D.border);
   const borderPreset = border === 'none' ? null : BORDER_PRESETS[border];
 
   if (r.text_gradient !== undefined) gradientOrThrow('text_gradient', r.text_gradient);
@@ -77,22 +79,22 @@ export function resolveStyle(r: StyleRequest): ResolvedStyle {
       'Must be a CSS text-shadow "x y blur color", e.g. "0 2px 12px rgba(0,0,0,0.4)"',
     );
   }
-  const textSize = r.text_size ?? 64;
+  const textSize = r.text_size ?? D.text_size;
   if (r.text_fit_min !== undefined && r.text_fit_min > textSize) {
     throw invalidParam('text_fit_min', `Must not exceed text_size (${textSize})`);
   }
   const ink = dark ? '#FFFFFF' : '#0F172A';
-  const titlePosition = r.title_position ?? 'above';
+  const titlePosition = r.title_position ?? D.title_position;
   const overlay = titlePosition === 'overlay-bottom';
   const { device, device_color, device_scale, layout, perspective } = r;
   const camera = resolveCamera(r);
   return {
     ...bg,
     padding,
-    corner_radius: r.corner_radius ?? (plain ? 0 : 12),
-    inset: r.inset ?? 0,
-    inset_balance: r.inset_balance ?? false,
-    auto_balance: r.auto_balance ?? false,
+    corner_radius: r.corner_radius ?? (plain ? 0 : D.corner_radius),
+    inset: r.inset ?? D.inset,
+    inset_balance: r.inset_balance ?? D.inset_balance,
+    auto_balance: r.auto_balance ?? D.auto_balance,
     shadow,
     shadow_color: r.shadow_color ?? keyColor,
     shadow_blur: r.shadow_blur ?? key.blur,
@@ -105,52 +107,52 @@ export function resolveStyle(r: StyleRequest): ResolvedStyle {
       r.border_color ??
       (borderPreset ? (dark ? borderPreset.color.onDark : borderPreset.color.onLight) : null),
     border_width: r.border_width ?? borderPreset?.width ?? 0,
-    aspect_ratio: r.aspect_ratio ?? 'auto',
-    frame_ratio: r.frame_ratio ?? 'auto',
+    aspect_ratio: r.aspect_ratio ?? D.aspect_ratio,
+    frame_ratio: r.frame_ratio ?? D.frame_ratio,
     device: device ?? null,
     device_color: device ? resolveDeviceFinish(device, device_color).name : (device_color ?? null),
-    device_scale: device_scale ?? 1,
-    layout: layout ?? 'default',
-    perspective: perspective ?? 'none',
-    perspective_intensity: r.perspective_intensity ?? 1,
+    device_scale: device_scale ?? D.device_scale,
+    layout: layout ?? D.layout,
+    perspective: perspective ?? D.perspective,
+    perspective_intensity: r.perspective_intensity ?? D.perspective_intensity,
     camera_preset: r.camera_preset ?? null,
     ...camera,
     ...resolveDepthBlur(r, camera),
     title: r.title ?? null,
-    title_font: checkFont('title_font', r.title_font, 'Inter'),
-    title_size: r.title_size ?? 56,
+    title_font: checkFont('title_font', r.title_font, D.title_font),
+    title_size: r.title_size ?? D.title_size,
     title_color: r.title_color ?? (overlay ? '#FFFFFF' : ink),
     title_position: titlePosition,
     subtitle: r.subtitle ?? null,
-    subtitle_font: checkFont('subtitle_font', r.subtitle_font, 'Inter'),
-    subtitle_size: r.subtitle_size ?? 24,
+    subtitle_font: checkFont('subtitle_font', r.subtitle_font, D.subtitle_font),
+    subtitle_size: r.subtitle_size ?? D.subtitle_size,
     subtitle_color: r.subtitle_color ?? (dark || overlay ? 'rgba(255, 255, 255, 0.8)' : '#475569'),
     badge: r.badge ?? null,
     watermark: r.watermark ?? null,
     text_enabled: r.text_enabled ?? r.text_content !== undefined,
     text_content: r.text_content ?? null,
-    text_x: r.text_x ?? 0.5,
-    text_y: r.text_y ?? 0.5,
+    text_x: r.text_x ?? D.text_x,
+    text_y: r.text_y ?? D.text_y,
     text_size: textSize,
     text_color: r.text_color ?? ink,
     text_gradient: r.text_gradient ?? null,
     text_shadow: r.text_shadow ?? null,
-    text_font: checkFont('text_font', r.text_font, 'Inter'),
-    text_weight: r.text_weight ?? 700,
-    text_align: r.text_align ?? 'center',
+    text_font: checkFont('text_font', r.text_font, D.text_font),
+    text_weight: r.text_weight ?? D.text_weight,
+    text_align: r.text_align ?? D.text_align,
     text_max_width: r.text_max_width ?? null,
-    text_line_height: r.text_line_height ?? 1.15,
+    text_line_height: r.text_line_height ?? D.text_line_height,
     text_fit_min: r.text_fit_min ?? Math.min(textSize, Math.max(12, Math.round(textSize * 0.4))),
     text_box_h: r.text_box_h ?? null,
-    text_autofit: r.text_autofit ?? false,
-    text_vertical_align: r.text_vertical_align ?? 'middle',
+    text_autofit: r.text_autofit ?? D.text_autofit,
+    text_vertical_align: r.text_vertical_align ?? D.text_vertical_align,
     output: {
       format,
       width: r.output?.width ?? null,
       height: r.output?.height ?? null,
       quality: r.output?.quality ?? null,
-      dpr: r.output?.dpr ?? 1,
+      dpr: r.output?.dpr ?? D.output.dpr,
     },
-    compose_mode: r.compose_mode ?? 'satori',
+    compose_mode: r.compose_mode ?? D.compose_mode,
   };
 }

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import type { CreditPrices } from '@vitrine/contract';
 import { browserSection } from './browser-section.ts';
 import { networkSection } from './network-section.ts';
 import { queueSection } from './queue-section.ts';
@@ -23,6 +24,8 @@ export interface Config {
   redisPrefix: string;
   secrets: SectionValues<typeof secretsSection>;
   credits: SectionValues<typeof creditsSection>;
+  /** Credit prices, from the `VITRINE_PRICE_*` settings. */
+  prices: CreditPrices;
   storage: StorageConfig;
   network: SectionValues<typeof networkSection>;
   browser: SectionValues<typeof browserSection>;
@@ -106,6 +109,12 @@ export function loadConfig(env: Env = process.env): Config {
     redisPrefix: stores.redisPrefix,
     secrets,
     credits,
+    prices: {
+      capture: credits.priceCapture,
+      full_page: credits.priceFullPage,
+      over_8_megapixels: credits.priceOver8Megapixels,
+      raw: credits.priceRaw,
+    },
     storage: resolveStorage(storage, dataDir),
     network,
     browser,

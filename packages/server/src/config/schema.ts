@@ -1,3 +1,4 @@
+import { CREDIT_PRICE_DEFAULTS } from '@vitrine/contract';
 import { z } from 'zod';
 import { browserSection } from './browser-section.ts';
 import { networkSection } from './network-section.ts';
@@ -158,6 +159,34 @@ export const creditsSection = section('Credits', {
     description:
       'Monthly credit allocation of a new account; the balance is reset to it at the start of each UTC month.',
     defaultText: '1000',
+  }),
+  priceCapture: variable({
+    env: 'VITRINE_PRICE_CAPTURE',
+    schema: nonNegativeInt,
+    form: 'a non-negative integer',
+    description: 'Credits of a styled capture (POST and GET /v1/capture, async jobs).',
+    defaultText: String(CREDIT_PRICE_DEFAULTS.capture),
+  }),
+  priceFullPage: variable({
+    env: 'VITRINE_PRICE_FULL_PAGE',
+    schema: nonNegativeInt,
+    form: 'a non-negative integer',
+    description: 'Credits added to a styled capture with `full_page: true`.',
+    defaultText: String(CREDIT_PRICE_DEFAULTS.full_page),
+  }),
+  priceOver8Megapixels: variable({
+    env: 'VITRINE_PRICE_OVER_8_MEGAPIXELS',
+    schema: nonNegativeInt,
+    form: 'a non-negative integer',
+    description: 'Credits added to a styled capture whose output is larger than 8 megapixels.',
+    defaultText: String(CREDIT_PRICE_DEFAULTS.over_8_megapixels),
+  }),
+  priceRaw: variable({
+    env: 'VITRINE_PRICE_RAW',
+    schema: nonNegativeInt,
+    form: 'a non-negative integer',
+    description: 'Credits of an unstyled capture (POST /v1/raw). A cached result always costs 0.',
+    defaultText: String(CREDIT_PRICE_DEFAULTS.raw),
   }),
 });
 

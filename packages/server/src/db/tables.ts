@@ -118,7 +118,7 @@ export interface JobsTable {
   api_key_mode: 'live' | 'test';
   project_id: string | null;
   status: 'pending' | 'completed' | 'failed';
-  /** JSON of the validated capture body. */
+  /** The job payload: JSON of the ResolvedCapture (captures/resolved-capture.ts), rendered as is. */
   request: string;
   /** JSON of the capture result once completed. */
   result: string | null;

@@ -11,7 +11,14 @@ export function createMetrics() {
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
     registers: [registry],
   });
-  return { registry, httpDuration };
+  const renderPhases = new Histogram({
+    name: 'vitrine_render_phase_seconds',
+    help: 'Time per render phase (context, navigation, waits, capture, compose, encode, store)',
+    labelNames: ['kind', 'phase'] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+    registers: [registry],
+  });
+  return { registry, httpDuration, renderPhases };
 }
 
 export type Metrics = ReturnType<typeof createMetrics>;

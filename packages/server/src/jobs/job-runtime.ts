@@ -5,7 +5,7 @@ import type { Db } from '../db/tables.ts';
 import type { GuardedFetch } from '../netpolicy/guarded-fetch.ts';
 import { type JobConsumer, startJobConsumer } from '../queue/job-consumer.ts';
 import type { JobQueue, JobQueueSettings } from '../queue/job-queue.ts';
-import { type CaptureJobPayload, createJobService, type JobService } from './job-service.ts';
+import type { CaptureJobPayload, JobService } from './job-service.ts';
 import { createJobWorker, type RenderJob } from './job-worker.ts';
 import {
   createWebhookDeliverer,
@@ -32,6 +32,8 @@ export interface JobRuntimeDeps {
   config: Config;
   db: Db;
   clock: Clock;
+  /** The job service the API enqueues with (over `captureQueue`). */
+  service: JobService;
   captureQueue: JobQueue<CaptureJobPayload>;
   webhookQueue: JobQueue<WebhookJobPayload>;
   credits: Parameters<typeof createJobWorker>[0]['credits'];
@@ -51,19 +53,14 @@ export interface JobRuntime {
 }
 
 /**
- * Async captures and their webhooks: the job service the API enqueues with, and the consumers a
- * worker process runs. Sync and async captures share the render service; this only schedules.
+ * Async captures and their webhooks: recovery at start and the consumers a worker process runs.
+ * Sync and async captures share the capture service; this only schedules.
  */
 export function createJobRuntime(deps: JobRuntimeDeps): JobRuntime {
   const { config, captureQueue, webhookQueue } = deps;
   const jobs = createJobsRepository(deps.db);
   const deliveries = createWebhookDeliveriesRepository(deps.db);
-  const service = createJobService({
-    jobs,
-    queue: captureQueue,
-    clock: deps.clock,
-    onEnqueueError: (error, id) => deps.onError(error, `enqueue ${id}`),
-  });
+  const { service } = deps;
   const consumers: JobConsumer[] = [];
 
   return {

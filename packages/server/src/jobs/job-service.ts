@@ -1,6 +1,7 @@
-import type { CaptureRequest, CaptureResult, Job, JobAccepted } from '@vitrine/contract';
+import type { CaptureResult, Job, JobAccepted } from '@vitrine/contract';
 import type { Principal } from '../auth/authenticate.ts';
 import type { Reservation } from '../billing/credits.ts';
+import { type ResolvedCapture, serialiseResolvedCapture } from '../captures/resolved-capture.ts';
 import { type Clock, isoNow } from '../clock.ts';
 import type { JobRow, JobsRepository } from '../db/jobs-repository.ts';
 import { notFound } from '../errors/app-error.ts';
@@ -39,15 +40,16 @@ export function createJobService(deps: JobServiceDeps) {
   const { jobs, queue, clock } = deps;
 
   /**
-   * Records the job and queues it. `reservation` holds the credits (reserved before, so a 402
-   * comes before any work); the worker commits or refunds it once. The record is durable before
-   * the 202, so a queue failure only delays the job until `recover` runs.
+   * Records the job and queues it. The job's payload is the ResolvedCapture, rendered as is by
+   * the worker. `reservation` holds the credits (reserved before, so a 402 comes before any
+   * work); the worker commits or refunds it once. The record is durable before the 202, so a
+   * queue failure only delays the job until `recover` runs.
    */
   async function enqueue(
     principal: Principal,
-    request: CaptureRequest,
+    capture: ResolvedCapture,
     reservation: Reservation,
-    webhookUrl: string | undefined,
+    webhookUrl: string | null,
   ): Promise<JobAccepted> {
     const id = newId('job');
     await jobs.insert({
@@ -55,12 +57,12 @@ export function createJobService(deps: JobServiceDeps) {
       user_id: principal.userId,
       api_key_id: principal.keyId,
       api_key_mode: principal.mode,
-      project_id: request.project_id ?? principal.signedProjectId ?? null,
+      project_id: capture.projectId,
       status: 'pending',
-      request: JSON.stringify(request),
+      request: serialiseResolvedCapture(capture),
       result: null,
       error: null,
-      webhook_url: webhookUrl ?? null,
+      webhook_url: webhookUrl,
       webhook_status: null,
       reservation_id: reservation.id,
       reservation_amount: reservation.amount,

@@ -1,6 +1,8 @@
-import type { CaptureRequest, CaptureResult, WebhookPayload } from '@vitrine/contract';
+import type { CaptureResult, WebhookPayload } from '@vitrine/contract';
 import type { Principal } from '../auth/authenticate.ts';
 import type { Credits, Reservation } from '../billing/credits.ts';
+import type { QueuedCapture } from '../captures/capture-service.ts';
+import { parseResolvedCapture } from '../captures/resolved-capture.ts';
 import { type Clock, isoNow } from '../clock.ts';
 import type { JobOutcome, JobRow, JobsRepository, WebhookDeliveryRow } from '../db/jobs-repository.ts';
 import { AppError } from '../errors/app-error.ts';
@@ -9,20 +11,8 @@ import type { JobLease, JobQueue } from '../queue/job-queue.ts';
 import type { CaptureJobPayload } from './job-service.ts';
 import type { WebhookJobPayload } from './webhook-delivery.ts';
 
-/** Everything the render of one job needs; `render` must run the same path as sync captures. */
-export interface JobRenderInput {
-  jobId: string;
-  principal: Principal;
-  projectId: string | null;
-  /** The validated capture body as accepted at enqueue. */
-  request: CaptureRequest;
-  /** Fixed at enqueue: pass to the render service so a re-delivered job never renders twice. */
-  captureId: string;
-  /** The credits reserved at enqueue: pass to the render service, which commits them on success. */
-  reservation: Reservation;
-}
-
-export type RenderJob = (input: JobRenderInput, signal: AbortSignal) => Promise<CaptureResult>;
+/** Renders a queued capture: the capture service's `runQueued`, the path sync captures take too. */
+export type RenderJob = (input: QueuedCapture, signal: AbortSignal) => Promise<CaptureResult>;
 
 export interface JobWorkerDeps {
   jobs: JobsRepository;
@@ -131,10 +121,8 @@ export function createJobWorker(deps: JobWorkerDeps) {
     try {
       result = await deps.render(
         {
-          jobId: row.id,
           principal: principalOf(row),
-          projectId: row.project_id,
-          request: JSON.parse(row.request) as CaptureRequest,
+          capture: parseResolvedCapture(row.request),
           captureId: row.capture_id,
           reservation,
         },

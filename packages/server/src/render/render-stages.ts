@@ -6,7 +6,8 @@ import { renderKey } from '../storage/render-key.ts';
 import type { RenderStages } from './run-render.ts';
 
 /**
- * The concrete stages of the pipeline: Chromium through the pool, sharp, the blob store.
+ * The concrete stages of the pipeline: Chromium through the pool, the compose stage (app.ts
+ * builds it with its renderers), sharp, the blob store.
  * `output.width/height` are CSS pixels like every other size, so the encoded image is
  * `width x dpr` pixels wide (the composed canvas already is; an unstyled capture is resized once,
  * keeping the top of the page).
@@ -14,6 +15,7 @@ import type { RenderStages } from './run-render.ts';
 export function createRenderStages(deps: {
   pool: BrowserPool;
   captureSettings: PageCaptureSettings;
+  compose: RenderStages['compose'];
   blobStore: BlobStore;
 }): RenderStages {
   return {
@@ -26,6 +28,7 @@ export function createRenderStages(deps: {
         },
         { signal },
       ),
+    compose: deps.compose,
     encode: (input, output) =>
       encodeImage(input, {
         format: output.format,

@@ -1,32 +1,49 @@
 import type { OutputFormat } from '@vitrine/contract';
 import type { PageCapture, PageCaptureOptions } from '../capture/page-capture-options.ts';
+import type { ResolvedStyle } from '../compose/resolve-style.ts';
 import type { EncodedImage } from '../encode/encode-image.ts';
 import type { RawImage } from '../image/raw-image.ts';
-import type { ResolvedOutput } from './resolve-target.ts';
+
+/** Output settings of a render (the capture service's ResolvedOutput). */
+export interface RenderOutputSettings {
+  format: OutputFormat;
+  width: number | undefined;
+  height: number | undefined;
+  quality: number | undefined;
+  dpr: 1 | 2 | 3;
+}
+
+/** What the compose stage is given besides the capture: the look and the capture's DPR. */
+export interface ComposeInput {
+  style: ResolvedStyle;
+  /** The device scale factor the page was captured at. */
+  captureDpr: number;
+}
 
 /** The stages `runRender` chains; app.ts supplies the concrete ones. */
 export interface RenderStages {
   capture(options: PageCaptureOptions, signal: AbortSignal): Promise<PageCapture>;
-  encode(input: Buffer | RawImage, output: ResolvedOutput): Promise<EncodedImage>;
+  compose(input: ComposeInput, capture: PageCapture, signal: AbortSignal): Promise<ComposedImage>;
+  encode(input: Buffer | RawImage, output: RenderOutputSettings): Promise<EncodedImage>;
   store(key: string, image: EncodedImage): Promise<void>;
   blobKey(id: string, format: OutputFormat): string;
 }
 
-/** What the compose step hands on: the canvas, and what it adds to the result. */
+/** What the compose stage hands on: the canvas, and what it adds to the result. */
 export interface ComposedImage {
   image: RawImage;
-  /** E.g. fields accepted but not drawn by this version. */
+  /** E.g. a compose mode that was not available. */
   warnings: string[];
   /** Added to `resolved_params` (the computed canvas geometry). */
   resolved: Record<string, unknown>;
 }
 
-/** One render: what to capture, how to compose it (absent for unstyled captures), how to encode. */
+/** One render: what to capture, how to style it (null: unstyled), how to encode it. */
 export interface RenderJob {
   id: string;
   page: PageCaptureOptions;
-  output: ResolvedOutput;
-  compose?: (capture: PageCapture, signal: AbortSignal) => Promise<ComposedImage>;
+  output: RenderOutputSettings;
+  style: ResolvedStyle | null;
 }
 
 export interface RenderOutput {
@@ -61,8 +78,11 @@ export async function runRender(
   const capture = await timed(timings, 'capture_total', () => stages.capture(job.page, signal));
   Object.assign(timings, capture.timings);
   signal.throwIfAborted();
-  const composed = job.compose
-    ? await timed(timings, 'compose', () => job.compose!(capture, signal))
+  const style = job.style;
+  const composed = style
+    ? await timed(timings, 'compose', () =>
+        stages.compose({ style, captureDpr: job.page.deviceScaleFactor }, capture, signal),
+      )
     : undefined;
   signal.throwIfAborted();
   const image = await timed(timings, 'encode', () =>

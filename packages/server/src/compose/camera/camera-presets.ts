@@ -1,4 +1,5 @@
 import type { ComposeFields } from '@vitrine/contract';
+import { CAPTURE_DEFAULTS as D } from '@vitrine/contract';
 
 /** Explicit camera values: what every perspective and camera preset expands into. */
 export interface CameraValues {
@@ -55,7 +56,7 @@ const round = (n: number) => Math.round(n * 1000) / 1000 + 0;
 export function resolveCamera(r: Partial<ComposeFields>): CameraValues {
   const base: CameraValues = { ...(r.camera_preset ? CAMERA_PRESETS[r.camera_preset] : FLAT) };
   if (r.perspective && r.perspective !== 'none') {
-    const k = r.perspective_intensity ?? 1;
+    const k = r.perspective_intensity ?? D.perspective_intensity;
     const p = PERSPECTIVE_PRESETS[r.perspective];
     base.tilt_x = round(p.tilt_x * k);
     base.tilt_y = round(p.tilt_y * k);

@@ -1,34 +1,12 @@
-import {
-  type CaptureQuery,
-  type CaptureRequest,
-  type CaptureResult,
-  captureRequestSchema,
-} from '@vitrine/contract';
+import { type CaptureQuery, type CaptureRequest, captureRequestSchema } from '@vitrine/contract';
 import type { FastifyReply } from 'fastify';
 import type { Principal } from '../../auth/authenticate.ts';
-import type { Credits } from '../../billing/credits.ts';
-import { AppError, invalidParam } from '../../errors/app-error.ts';
+import type { CaptureService } from '../../captures/capture-service.ts';
+import { invalidParam } from '../../errors/app-error.ts';
 import type { JobService } from '../../jobs/job-service.ts';
-import type { ComposeStepDeps } from '../../render/compose-step.ts';
-import type { RenderService } from '../../render/render-service.ts';
-import { type CapturePrices, resolveCapture } from '../../render/resolve-capture.ts';
-import { targetUrlOf } from '../../render/resolve-target.ts';
-import type { BlobStore } from '../../storage/blob-store.ts';
-import { renderKey } from '../../storage/render-key.ts';
 import { clientAbortSignal } from '../client-abort-signal.ts';
 import { invalidParamsFromZod } from '../error-response.ts';
 import type { RouteHandlers } from '../route-handler.ts';
-import type { TargetChecker } from './raw-capture.ts';
-
-export interface CaptureRouteDeps {
-  renders: RenderService;
-  credits: Credits;
-  jobs: JobService;
-  targets: TargetChecker;
-  compose: ComposeStepDeps;
-  prices: CapturePrices;
-  blobStore: BlobStore;
-}
 
 /** Query parameters that are signing metadata or transport options, not capture fields. */
 const NON_CAPTURE_KEYS = new Set(['expires', 'signature', 'payload', 'response', 'api_key']);
@@ -73,66 +51,33 @@ export function captureBodyFromQuery(query: CaptureQuery): CaptureRequest {
   return parsed.data;
 }
 
-/**
- * With `async: true` the credits are reserved now (402 before any work) and the job is recorded
- * and queued; a worker renders it through the same render service and commits or refunds them.
- */
-async function enqueueCapture(
-  deps: CaptureRouteDeps,
-  body: CaptureRequest,
-  principal: Principal,
-  request: ReturnType<typeof resolveCapture>,
-  reply: FastifyReply,
-): Promise<FastifyReply> {
-  const reservation = await deps.credits.reserve(principal, request.kind, request.cost);
-  try {
-    return reply.code(202).send(await deps.jobs.enqueue(principal, body, reservation, body.webhook_url));
-  } catch (error) {
-    await reservation.refund();
-    throw error;
-  }
-}
-
-export function captureHandlers(
-  deps: CaptureRouteDeps,
-): Pick<RouteHandlers, 'createCapture' | 'getCapture' | 'getJob'> {
-  async function capture(
-    body: CaptureRequest,
-    principal: Principal,
-    reply: FastifyReply,
-  ): Promise<CaptureResult | FastifyReply> {
-    if (principal.signedProjectId && body.project_id && body.project_id !== principal.signedProjectId) {
-      throw invalidParam('project_id', 'A signed URL captures for the project that signed it');
-    }
-    const url = deps.targets.parseUrl(targetUrlOf(body));
-    const request = resolveCapture(body, url.href, principal, { compose: deps.compose, prices: deps.prices });
-    await deps.targets.checkUrl(url.href);
-    if (body.background_image_url !== undefined) {
-      await deps.targets.checkUrl(body.background_image_url, {
-        field: 'background_image_url',
-        allowBareHost: false,
-      });
-    }
-    if (body.async) {
-      if (body.webhook_url !== undefined) {
-        await deps.targets.checkUrl(body.webhook_url, { field: 'webhook_url', allowBareHost: false });
-      }
-      return enqueueCapture(deps, body, principal, request, reply);
-    }
-    return deps.renders.render(request, clientAbortSignal(reply.raw));
+/** Capture routes: parse, hand the body to the capture service, reply with what it did. */
+export function captureHandlers(deps: {
+  captures: CaptureService;
+  jobs: Pick<JobService, 'get'>;
+}): Pick<RouteHandlers, 'createCapture' | 'getCapture' | 'getJob'> {
+  /** Renders, or queues and answers 202 with the job (the reply is then already sent). */
+  async function capture(body: CaptureRequest, principal: Principal, reply: FastifyReply) {
+    const request = await deps.captures.resolve(body, principal, 'capture');
+    const submitted = await deps.captures.submit(request, principal, clientAbortSignal(reply.raw));
+    if (submitted.status === 'queued') reply.code(202).send(submitted.job);
+    return submitted;
   }
 
   return {
-    createCapture: async ({ principal, body, reply }) => capture(body, principal, reply),
+    createCapture: async ({ principal, body, reply }) => {
+      const submitted = await capture(body, principal, reply);
+      return submitted.status === 'queued' ? reply : submitted.result;
+    },
     getJob: async ({ principal, params }) => deps.jobs.get(principal.userId, params.id),
     getCapture: async ({ principal, query, reply }) => {
-      const result = await capture(captureBodyFromQuery(query), principal, reply);
-      if (!('id' in result)) return result;
+      const submitted = await capture(captureBodyFromQuery(query), principal, reply);
+      if (submitted.status === 'queued') return reply;
+      const { result } = submitted;
       const mode = query.response ?? 'json';
       if (mode === 'redirect') return reply.redirect(result.url, 302);
       if (mode === 'image') {
-        const blob = await deps.blobStore.get(renderKey(result.id, result.format));
-        if (!blob) throw new AppError('internal_error', `Stored image ${result.id} is missing`);
+        const blob = await deps.captures.storedImage(result);
         return reply
           .code(200)
           .type(blob.contentType)

@@ -1,17 +1,7 @@
-import { CAPTURE_LIMITS, type OutputFormat, type RawCaptureRequest } from '@vitrine/contract';
+import { CAPTURE_DEFAULTS, type RawCaptureRequest } from '@vitrine/contract';
 import type { PageCaptureOptions } from '../capture/page-capture-options.ts';
 import { AppError, invalidParam } from '../errors/app-error.ts';
-
-export const DEFAULT_VIEWPORT = { width: 1440, height: 900 } as const;
-
-/** Output settings after defaults. */
-export interface ResolvedOutput {
-  format: OutputFormat;
-  width: number | undefined;
-  height: number | undefined;
-  quality: number | undefined;
-  dpr: 1 | 2 | 3;
-}
+import type { ResolvedOutput } from './resolved-capture.ts';
 
 /** The URL to capture: `url` or its alias `site`, a bare host getting `https://`. */
 export function targetUrlOf(request: { url?: string; site?: string }): string {
@@ -29,11 +19,11 @@ export function targetUrlOf(request: { url?: string; site?: string }): string {
 
 export function resolveOutput(output: RawCaptureRequest['output']): ResolvedOutput {
   return {
-    format: output?.format ?? 'png',
+    format: output?.format ?? CAPTURE_DEFAULTS.output.format,
     width: output?.width,
     height: output?.height,
     quality: output?.quality,
-    dpr: output?.dpr ?? 1,
+    dpr: output?.dpr ?? CAPTURE_DEFAULTS.output.dpr,
   };
 }
 
@@ -50,11 +40,6 @@ function refuseUnsupported(request: RawCaptureRequest): void {
   }
 }
 
-/**
- * Resolves the "Target and browser" fields into what the capture stage needs. For an unstyled
- * capture `output.dpr` is the capture's device scale factor unless `capture_dpr` is given, so
- * the pixels are real, never upscaled.
- */
 /** A device's own capture settings, used when the request gives no viewport. */
 export interface DeviceDefaults {
   viewport: { width: number; height: number };
@@ -64,6 +49,11 @@ export interface DeviceDefaults {
   hasTouch: boolean;
 }
 
+/**
+ * Resolves the "Target and browser" fields into what the capture stage needs. Without
+ * `capture_dpr`, the capture's device scale factor is the device's, else `output.dpr`, so the
+ * pixels are real, never upscaled.
+ */
 export function resolvePageCapture(
   request: RawCaptureRequest,
   url: string,
@@ -83,38 +73,17 @@ export function resolvePageCapture(
   const preset = request.viewport === undefined ? device : undefined;
   return {
     url,
-    viewport: request.viewport ?? preset?.viewport ?? { ...DEFAULT_VIEWPORT },
+    viewport: request.viewport ?? preset?.viewport ?? { ...CAPTURE_DEFAULTS.viewport },
     deviceScaleFactor: request.capture_dpr ?? preset?.dpr ?? output.dpr,
     userAgent: request.user_agent ?? preset?.userAgent,
-    isMobile: request.emulate_mobile ?? preset?.isMobile ?? false,
+    isMobile: request.emulate_mobile ?? preset?.isMobile ?? CAPTURE_DEFAULTS.emulate_mobile,
     hasTouch: request.emulate_touch ?? request.emulate_mobile ?? preset?.hasTouch ?? false,
     waitFor: request.wait_for,
     block,
     injectCss: request.inject_css,
-    darkMode: request.dark_mode ?? false,
-    fullPage: request.full_page ?? false,
+    darkMode: request.dark_mode ?? CAPTURE_DEFAULTS.dark_mode,
+    fullPage: request.full_page ?? CAPTURE_DEFAULTS.full_page,
     hideSelectors: request.hide_selectors ?? [],
     selector: request.selector,
-  };
-}
-
-/** What `resolved_params` shows for an unstyled capture, and what its cache key hashes. */
-export function rawResolvedParams(page: PageCaptureOptions, output: ResolvedOutput): Record<string, unknown> {
-  return {
-    url: page.url,
-    viewport: page.viewport,
-    capture_dpr: page.deviceScaleFactor,
-    user_agent: page.userAgent ?? null,
-    emulate_mobile: page.isMobile,
-    emulate_touch: page.hasTouch,
-    wait_for: page.waitFor ?? null,
-    block: page.block,
-    inject_css: page.injectCss ?? null,
-    dark_mode: page.darkMode,
-    full_page: page.fullPage,
-    full_page_max_height: CAPTURE_LIMITS.fullPageMaxCssPx,
-    hide_selectors: page.hideSelectors,
-    selector: page.selector ?? null,
-    output,
   };
 }

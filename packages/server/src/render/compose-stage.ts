@@ -1,15 +1,21 @@
 import type { PageCapture } from '../capture/page-capture-options.ts';
 import { pageTopColor, pageTopRows } from '../compose/page-top-color.ts';
-import type { FontCatalogue } from '../compose/text/font-catalogue.ts';
-import { type ComposeCache, renderRaster } from '../compose/renderers/raster/render-raster.ts';
-import type { ResolvedStyle } from '../compose/resolve-style.ts';
+import type { BrowserFonts } from '../compose/renderers/browser/fonts.ts';
+import type { PageRunner } from '../compose/renderers/browser/render-in-browser.ts';
+import { renderInBrowser } from '../compose/renderers/browser/render-in-browser.ts';
+import type { ComposeCache } from '../compose/renderers/compose-cache.ts';
+import { renderRaster } from '../compose/renderers/raster/render-raster.ts';
 import { buildScene, sceneGeometry } from '../compose/scene.ts';
 import type { Scene } from '../compose/scene-types.ts';
+import type { FontCatalogue } from '../compose/text/font-catalogue.ts';
 import type { RawImage } from '../image/raw-image.ts';
 import type { BackgroundImages } from './background-images.ts';
-import type { ComposedImage } from './run-render.ts';
+import type { ComposedImage, ComposeInput } from './run-render.ts';
 
-/** A renderer of the Scene: `satori` (raster, no browser) or `browser` (Chromium draws it). */
+/**
+ * A renderer of the Scene: the raster renderer (compose mode `satori`, no browser) or the
+ * browser renderer (compose mode `browser`, Chromium draws it).
+ */
 export type SceneRenderer = (
   scene: Scene,
   screenshot: RawImage,
@@ -17,12 +23,11 @@ export type SceneRenderer = (
   backgroundImage: RawImage | undefined,
 ) => Promise<RawImage>;
 
-export interface ComposeStepDeps {
+export interface ComposeStageDeps {
   fonts: FontCatalogue;
-  cache: ComposeCache;
   decode(encoded: Buffer): Promise<RawImage>;
   backgroundImages: BackgroundImages;
-  /** Renderers by compose mode; `satori` is always present. */
+  /** Renderers by compose mode; `satori` (the raster renderer) is always present. */
   renderers: { satori: SceneRenderer; browser?: SceneRenderer };
 }
 
@@ -33,12 +38,25 @@ export function rasterRenderer(deps: { fonts: FontCatalogue; cache: ComposeCache
 }
 
 /**
- * The compose step of a styled capture: the scene from the resolved style and the screenshot's
- * real size, drawn by the requested mode. Fields the scene carries but no renderer draws yet are
- * reported as warnings rather than silently dropped.
+ * The browser renderer as a SceneRenderer: Chromium draws the same scene on a page of its own
+ * (JavaScript off, strict CSP), from `withPage`.
  */
-export function composeStep(style: ResolvedStyle, captureDpr: number, deps: ComposeStepDeps) {
-  return async (capture: PageCapture, signal: AbortSignal): Promise<ComposedImage> => {
+export function browserRenderer(deps: {
+  withPage: PageRunner;
+  fonts: BrowserFonts;
+  cache: ComposeCache;
+}): SceneRenderer {
+  return (scene, screenshot, _signal, backgroundImage) =>
+    renderInBrowser(scene, screenshot, { ...deps, ...(backgroundImage ? { backgroundImage } : {}) });
+}
+
+/**
+ * The compose stage of a styled capture: the scene from the resolved style and the screenshot's
+ * real size, drawn by the requested mode.
+ */
+export function createComposeStage(deps: ComposeStageDeps) {
+  return async (input: ComposeInput, capture: PageCapture, signal: AbortSignal): Promise<ComposedImage> => {
+    const { style, captureDpr } = input;
     const screenshot = await deps.decode(capture.png);
     const scene = buildScene(
       style,

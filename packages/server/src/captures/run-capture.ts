@@ -5,22 +5,14 @@ import { type Clock, isoNow } from '../clock.ts';
 import type { CaptureRow, CapturesRepository } from '../db/captures-repository.ts';
 import { AppError } from '../errors/app-error.ts';
 import { newId } from '../ids.ts';
+import { type RenderStages, runRender } from '../render/run-render.ts';
 import { cacheKeyOf } from './cache-key.ts';
-import { type RenderJob, type RenderStages, runRender } from './run-render.ts';
+import { type ResolvedCapture, resolvedParamsOf } from './resolved-capture.ts';
 
-export interface RenderRequest {
-  kind: 'raw' | 'capture';
+/** One capture to run: what (resolved), for whom, and the async job's bookkeeping. */
+export interface CaptureRun {
+  capture: ResolvedCapture;
   principal: Principal;
-  projectId: string | null;
-  /** Effective parameters: hashed for the cache, returned as `resolved_params` when asked. */
-  resolvedParams: Record<string, unknown>;
-  cacheTtlSeconds: number;
-  showResolvedParams: boolean;
-  cost: number;
-  /** Builds the job once an id is assigned. */
-  job: Omit<RenderJob, 'id'>;
-  /** Extra cache scope (e.g. auth profile id and version). */
-  cacheScope?: string;
   /**
    * Async jobs: the credits reserved at enqueue. Committed on success (refunded on a cache hit,
    * which costs nothing); left reserved on failure, for the job worker to retry with or refund.
@@ -34,7 +26,7 @@ export interface RenderRequest {
   captureId?: string;
 }
 
-export interface RenderServiceDeps {
+export interface CaptureRunnerDeps {
   captures: CapturesRepository;
   credits: Credits;
   stages: RenderStages;
@@ -67,45 +59,49 @@ function resultOf(row: CaptureRow, publicUrl: string, cached: boolean, showResol
 /**
  * Everything around the pipeline that a client pays for: the result cache, the credit
  * reservation (402 before any work), the render under a deadline, the refund on failure, and
- * the record that the CDN and the cache serve from.
+ * the record that the CDN and the cache serve from. Sync captures and queued jobs both run here.
  */
-export function createRenderService(deps: RenderServiceDeps) {
+export function createCaptureRunner(deps: CaptureRunnerDeps) {
   const { captures, credits, stages, clock, publicUrl } = deps;
 
-  async function render(request: RenderRequest, signal?: AbortSignal): Promise<CaptureResult> {
+  async function run(request: CaptureRun, signal?: AbortSignal): Promise<CaptureResult> {
+    const { capture, principal } = request;
     if (request.captureId !== undefined) {
-      const done = await captures.find(request.principal.userId, request.captureId);
+      const done = await captures.find(principal.userId, request.captureId);
       if (done) {
         await request.reservation?.commit();
-        return resultOf(done, publicUrl, false, request.showResolvedParams);
+        return resultOf(done, publicUrl, false, capture.showResolvedParams);
       }
     }
-    const cacheKey = cacheKeyOf(request.kind, request.resolvedParams, request.cacheScope);
-    if (request.cacheTtlSeconds > 0) {
-      const hit = await captures.findReusable(request.principal.userId, cacheKey, isoNow(clock));
+    const cacheKey = cacheKeyOf(capture);
+    if (capture.cacheTtlSeconds > 0) {
+      const hit = await captures.findReusable(principal.userId, cacheKey, isoNow(clock));
       if (hit) {
         await request.reservation?.refund();
-        await (await credits.reserve(request.principal, `${request.kind}_cached`, 0)).commit();
-        return resultOf(hit, publicUrl, true, request.showResolvedParams);
+        await (await credits.reserve(principal, `${capture.kind}_cached`, 0)).commit();
+        return resultOf(hit, publicUrl, true, capture.showResolvedParams);
       }
     }
 
-    const reservation =
-      request.reservation ?? (await credits.reserve(request.principal, request.kind, request.cost));
+    const reservation = request.reservation ?? (await credits.reserve(principal, capture.kind, capture.cost));
     const started = performance.now();
     const deadline = AbortSignal.timeout(deps.deadlineMs);
     const combined = signal ? AbortSignal.any([signal, deadline]) : deadline;
     try {
       const id = request.captureId ?? newId('capture');
-      const output = await runRender({ ...request.job, id }, stages, combined);
+      const output = await runRender(
+        { id, page: capture.page, output: capture.output, style: capture.style },
+        stages,
+        combined,
+      );
       const durationMs = Math.round(performance.now() - started);
       const now = clock();
       const row: CaptureRow = {
         id,
-        user_id: request.principal.userId,
-        api_key_id: request.principal.keyId,
-        project_id: request.projectId,
-        kind: request.kind,
+        user_id: principal.userId,
+        api_key_id: principal.keyId,
+        project_id: capture.projectId,
+        kind: capture.kind,
         cache_key: cacheKey,
         blob_key: output.blobKey,
         format: output.image.format,
@@ -114,17 +110,17 @@ export function createRenderService(deps: RenderServiceDeps) {
         bytes: output.image.data.length,
         duration_ms: durationMs,
         credits_used: reservation.amount,
-        warnings: JSON.stringify(output.warnings),
-        resolved_params: JSON.stringify({ ...request.resolvedParams, ...output.resolved }),
+        warnings: JSON.stringify([...capture.warnings, ...output.warnings]),
+        resolved_params: JSON.stringify({ ...resolvedParamsOf(capture), ...output.resolved }),
         ai_decisions: '{}',
         element_resolved: '{}',
         created_at: now.toISOString(),
-        cache_expires_at: new Date(now.getTime() + request.cacheTtlSeconds * 1000).toISOString(),
+        cache_expires_at: new Date(now.getTime() + capture.cacheTtlSeconds * 1000).toISOString(),
       };
       await captures.insert(row);
       await reservation.commit();
-      deps.onRendered?.({ kind: request.kind, timings: output.timings, durationMs });
-      return resultOf(row, publicUrl, false, request.showResolvedParams);
+      deps.onRendered?.({ kind: capture.kind, timings: output.timings, durationMs });
+      return resultOf(row, publicUrl, false, capture.showResolvedParams);
     } catch (error) {
       if (!request.reservation) await reservation.refund();
       if (deadline.aborted && !(error instanceof AppError && error.code !== 'capture_failed')) {
@@ -141,7 +137,7 @@ export function createRenderService(deps: RenderServiceDeps) {
     }
   }
 
-  return { render };
+  return { run };
 }
 
-export type RenderService = ReturnType<typeof createRenderService>;
+export type CaptureRunner = ReturnType<typeof createCaptureRunner>;

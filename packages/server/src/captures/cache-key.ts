@@ -1,0 +1,28 @@
+import crypto from 'node:crypto';
+import { type ResolvedCapture, resolvedParamsOf } from './resolved-capture.ts';
+
+/** JSON with object keys sorted at every level, so equal values always serialise equally. */
+export function stableJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${stableJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+/**
+ * The result-cache key of a capture: a hash of its kind, its project and its effective
+ * (resolved) parameters, so two requests that differ only in spelling (`example.com` vs
+ * `https://example.com/`, an explicit default) share a result, and the same page under two
+ * projects does not (contract.md section 9). The account is the lookup's other half
+ * (CapturesRepository.findReusable), so results are never shared across accounts.
+ */
+export function cacheKeyOf(capture: ResolvedCapture): string {
+  return crypto
+    .createHash('sha256')
+    .update(`${capture.kind}\nproject:${capture.projectId ?? ''}\n${stableJson(resolvedParamsOf(capture))}`)
+    .digest('hex');
+}

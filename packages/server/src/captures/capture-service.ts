@@ -1,0 +1,156 @@
+import type {
+  CaptureRequest,
+  CaptureResult,
+  CreditPrices,
+  JobAccepted,
+  RawCaptureRequest,
+} from '@vitrine/contract';
+import type { Principal } from '../auth/authenticate.ts';
+import type { Credits, Reservation } from '../billing/credits.ts';
+import { AppError, invalidParam, notFound } from '../errors/app-error.ts';
+import type { BlobStore, StoredBlob } from '../storage/blob-store.ts';
+import { renderKey } from '../storage/render-key.ts';
+import { resolveCaptureFields } from './resolve-capture.ts';
+import { targetUrlOf } from './resolve-page.ts';
+import type { CaptureDelivery, ResolvedCapture } from './resolved-capture.ts';
+import type { CaptureRunner } from './run-capture.ts';
+
+/**
+ * The API-level URL check of the network policy (the egress proxy is the real control):
+ * `parseUrl` refuses what is wrong without DNS, `checkUrl` also resolves and checks addresses.
+ */
+export interface TargetChecker {
+  parseUrl(input: string, options?: { field?: string; allowBareHost?: boolean }): URL;
+  checkUrl(input: string, options?: { field?: string; allowBareHost?: boolean }): Promise<{ url: URL }>;
+}
+
+/** Queues a resolved capture (the job service); the ResolvedCapture is the job's payload. */
+export interface CaptureQueue {
+  enqueue(
+    principal: Principal,
+    capture: ResolvedCapture,
+    reservation: Reservation,
+    webhookUrl: string | null,
+  ): Promise<JobAccepted>;
+}
+
+export interface CaptureServiceDeps {
+  targets: TargetChecker;
+  /** The caller's project by id, or undefined (unknown, or another account's). */
+  findProject(userId: string, projectId: string): Promise<unknown>;
+  credits: Pick<Credits, 'reserve'>;
+  runner: CaptureRunner;
+  queue: CaptureQueue;
+  prices: CreditPrices;
+  /** Throws a 400 naming `background` for a reference the catalogue does not have. */
+  validateBackgroundReference(ref: string): void;
+  blobStore: Pick<BlobStore, 'get'>;
+}
+
+/** A request resolved: what to render, and how the caller wants it delivered. */
+export interface ResolvedRequest {
+  capture: ResolvedCapture;
+  delivery: CaptureDelivery;
+}
+
+export type Submitted =
+  | { status: 'rendered'; result: CaptureResult }
+  | { status: 'queued'; job: JobAccepted };
+
+/** A queued capture as the worker hands it over. */
+export interface QueuedCapture {
+  principal: Principal;
+  capture: ResolvedCapture;
+  /** Fixed at enqueue, so a re-delivered job never renders twice. */
+  captureId: string;
+  /** Reserved at enqueue; committed on success, left for the worker to refund on failure. */
+  reservation: Reservation;
+}
+
+/**
+ * The one home of a capture request: every path (POST and GET /v1/capture, signed URLs,
+ * POST /v1/raw, the async worker) resolves and checks in the same order here, then renders or
+ * queues the same ResolvedCapture. Routes only parse, call this, and reply.
+ */
+export function createCaptureService(deps: CaptureServiceDeps) {
+  /**
+   * Checks run cheapest first, so a bad field is a 400 even when the target cannot be reached:
+   * the signed project, the URL's form, every field (no I/O), the project's owner (404), then
+   * the network policy's DNS checks of the target, the background image and the webhook (403).
+   * Nothing here reserves credits or starts work.
+   */
+  async function resolve(
+    body: CaptureRequest | RawCaptureRequest,
+    principal: Principal,
+    kind: ResolvedCapture['kind'],
+  ): Promise<ResolvedRequest> {
+    const styled = kind === 'capture' ? (body as CaptureRequest) : undefined;
+    if (principal.signedProjectId && body.project_id && body.project_id !== principal.signedProjectId) {
+      throw invalidParam('project_id', 'A signed URL captures for the project that signed it');
+    }
+    const url = deps.targets.parseUrl(targetUrlOf(body));
+    if (styled?.webhook_url !== undefined && !styled.async) {
+      throw invalidParam('webhook_url', 'webhook_url needs async: true');
+    }
+    const projectId = body.project_id ?? principal.signedProjectId ?? null;
+    const capture = resolveCaptureFields(body, kind, url.href, projectId, deps);
+    if (body.project_id !== undefined && !(await deps.findProject(principal.userId, body.project_id))) {
+      throw notFound(`Project ${body.project_id}`);
+    }
+    await deps.targets.checkUrl(url.href);
+    if (styled?.background_image_url !== undefined) {
+      await deps.targets.checkUrl(styled.background_image_url, {
+        field: 'background_image_url',
+        allowBareHost: false,
+      });
+    }
+    const delivery: CaptureDelivery = {
+      async: styled?.async ?? false,
+      webhookUrl: styled?.webhook_url ?? null,
+    };
+    if (delivery.webhookUrl !== null) {
+      await deps.targets.checkUrl(delivery.webhookUrl, { field: 'webhook_url', allowBareHost: false });
+    }
+    return { capture, delivery };
+  }
+
+  /**
+   * Renders now (credits reserved by the runner, 402 before any work), or reserves the credits
+   * and queues the ResolvedCapture as the job's payload (202); a worker renders it with
+   * `runQueued` and commits or refunds them.
+   */
+  async function submit(
+    request: ResolvedRequest,
+    principal: Principal,
+    signal: AbortSignal,
+  ): Promise<Submitted> {
+    const { capture, delivery } = request;
+    if (!delivery.async) {
+      return { status: 'rendered', result: await deps.runner.run({ capture, principal }, signal) };
+    }
+    const reservation = await deps.credits.reserve(principal, capture.kind, capture.cost);
+    try {
+      const job = await deps.queue.enqueue(principal, capture, reservation, delivery.webhookUrl);
+      return { status: 'queued', job };
+    } catch (error) {
+      await reservation.refund();
+      throw error;
+    }
+  }
+
+  /** The worker's render of a queued capture: the stored payload as is, never re-resolved. */
+  function runQueued(queued: QueuedCapture, signal: AbortSignal): Promise<CaptureResult> {
+    return deps.runner.run(queued, signal);
+  }
+
+  /** The stored bytes of a result (GET /v1/capture with `response=image`). */
+  async function storedImage(result: CaptureResult): Promise<StoredBlob> {
+    const blob = await deps.blobStore.get(renderKey(result.id, result.format));
+    if (!blob) throw new AppError('internal_error', `Stored image ${result.id} is missing`);
+    return blob;
+  }
+
+  return { resolve, submit, runQueued, storedImage };
+}
+
+export type CaptureService = ReturnType<typeof createCaptureService>;

@@ -1,0 +1,100 @@
+import {
+  CAPTURE_DEFAULTS,
+  type CaptureRequest,
+  type CreditPrices,
+  type RawCaptureRequest,
+} from '@vitrine/contract';
+import { deviceCaptureDefaults } from '../compose/frames/frame-catalogue.ts';
+import { resolveStyle } from '../compose/resolve-style.ts';
+import { invalidParam } from '../errors/app-error.ts';
+import { resolveOutput, resolvePageCapture } from './resolve-page.ts';
+import type { ResolvedCapture } from './resolved-capture.ts';
+
+const EIGHT_MEGAPIXELS = 8_000_000;
+
+/** What resolution needs besides the body: prices and the background catalogue's check. */
+export interface ResolveFieldsDeps {
+  prices: CreditPrices;
+  /** Throws a 400 naming `background` for a reference the catalogue does not have. */
+  validateBackgroundReference(ref: string): void;
+}
+
+/** Fields that need a later capability: refused by name rather than ignored. */
+function refuseUnavailable(body: CaptureRequest): void {
+  for (const field of ['ai', 'ai_style', 'ai_copy'] as const) {
+    if (body[field]) throw invalidParam(field, 'AI-assisted styling is not available on this server yet');
+  }
+  if (body.prompt !== undefined)
+    throw invalidParam('prompt', 'AI-assisted styling is not available on this server yet');
+}
+
+/**
+ * The megapixel surcharge is decided before any work, from the requested geometry: the viewport
+ * (the page height is not known before a full-page capture, so the viewport height counts), the
+ * capture DPR, the resolved padding and the output size. Never charged after the fact.
+ */
+function estimatedOutputPixels(capture: Pick<ResolvedCapture, 'page' | 'output' | 'style'>): number {
+  const { output, page, style } = capture;
+  if (output.width !== undefined && output.height !== undefined)
+    return output.width * output.height * output.dpr ** 2;
+  const padding = style?.padding ?? 0;
+  const dpr = style ? output.dpr : page.deviceScaleFactor;
+  return (page.viewport.width + 2 * padding) * (page.viewport.height + 2 * padding) * dpr * dpr;
+}
+
+/** Credits of a capture that renders (contract.md section 3); a cached result costs nothing. */
+function costOf(capture: Pick<ResolvedCapture, 'kind' | 'page' | 'output' | 'style'>, prices: CreditPrices) {
+  if (capture.kind === 'raw') return prices.raw;
+  return (
+    prices.capture +
+    (capture.page.fullPage ? prices.full_page : 0) +
+    (estimatedOutputPixels(capture) > EIGHT_MEGAPIXELS ? prices.over_8_megapixels : 0)
+  );
+}
+
+/**
+ * Turns a validated body into a ResolvedCapture, with no I/O: the output, the page options
+ * (device presets applied), the styling (defaults and presets applied) and the cost. Every
+ * field check that needs no lookup happens here, so a bad field is a 400 before anything else.
+ * `url` is the target after `url`/`site` were reconciled and parsed.
+ */
+export function resolveCaptureFields(
+  body: CaptureRequest | RawCaptureRequest,
+  kind: ResolvedCapture['kind'],
+  url: string,
+  projectId: string | null,
+  deps: ResolveFieldsDeps,
+): ResolvedCapture {
+  const output = resolveOutput(body.output);
+  let style: ResolvedCapture['style'] = null;
+  let page: ResolvedCapture['page'];
+  if (kind === 'capture') {
+    const styled = body as CaptureRequest;
+    refuseUnavailable(styled);
+    style = resolveStyle(styled);
+    if (style.background !== null && style.background_image_url === null) {
+      deps.validateBackgroundReference(style.background);
+    }
+    page = resolvePageCapture(
+      styled,
+      url,
+      output,
+      styled.device === undefined ? undefined : deviceCaptureDefaults(styled.device),
+    );
+  } else {
+    page = resolvePageCapture(body, url, output);
+  }
+  const resolved = { kind, page, output, style };
+  return {
+    version: 1,
+    kind,
+    projectId,
+    page,
+    output,
+    style,
+    cost: costOf(resolved, deps.prices),
+    cacheTtlSeconds: body.cache_ttl ?? CAPTURE_DEFAULTS.cache_ttl,
+    showResolvedParams: body.show_resolved_params ?? CAPTURE_DEFAULTS.show_resolved_params,
+    warnings: [],
+  };
+}

@@ -1,0 +1,122 @@
+import { CAPTURE_LIMITS, OUTPUT_FORMATS } from '@vitrine/contract';
+import { z } from 'zod';
+import type { PageCaptureOptions } from '../capture/page-capture-options.ts';
+import type { ResolvedStyle } from '../compose/resolve-style.ts';
+import { AppError } from '../errors/app-error.ts';
+import type { RenderOutputSettings } from '../render/run-render.ts';
+
+/** Output settings after defaults. */
+export type ResolvedOutput = RenderOutputSettings;
+
+/**
+ * A capture request resolved into plain data: every default, preset and device setting applied,
+ * the project checked, the cost decided. The sync path renders it, the async path stores it as the
+ * job's payload and the worker renders that payload as is (it never resolves the body again).
+ * Later capabilities (auth profiles, element, AI, brand) resolve into fields of this record; no
+ * secret ever goes into it (it is stored in the jobs table).
+ */
+export interface ResolvedCapture {
+  /** Payload format; a worker refuses a payload of a version it does not know. */
+  version: 1;
+  /** `capture` (styled) or `raw` (the screenshot alone). */
+  kind: 'capture' | 'raw';
+  /** The project the capture belongs to (checked: the caller's), or null. */
+  projectId: string | null;
+  page: PageCaptureOptions;
+  output: ResolvedOutput;
+  /** The resolved styling; null for a raw capture. */
+  style: ResolvedStyle | null;
+  /** Credits this capture costs when it renders (a cached result costs 0). */
+  cost: number;
+  cacheTtlSeconds: number;
+  showResolvedParams: boolean;
+  /** Said in the result: e.g. a field accepted but adjusted. */
+  warnings: string[];
+}
+
+/** How the caller wants the result: now, or queued with an optional webhook. */
+export interface CaptureDelivery {
+  async: boolean;
+  webhookUrl: string | null;
+}
+
+const PAYLOAD_VERSION = 1;
+
+/**
+ * The job payload's shape, checked when a worker reads it back (job payloads are an edge:
+ * another process, possibly another version, wrote them). The style is our own resolved record
+ * and is checked as an object; the page and output are checked field by field.
+ */
+const resolvedCapturePayloadSchema = z.object({
+  version: z.literal(PAYLOAD_VERSION),
+  kind: z.enum(['capture', 'raw']),
+  projectId: z.string().nullable(),
+  page: z.object({
+    url: z.string(),
+    viewport: z.object({ width: z.number(), height: z.number() }),
+    deviceScaleFactor: z.number(),
+    isMobile: z.boolean(),
+    hasTouch: z.boolean(),
+    block: z.array(z.string()),
+    darkMode: z.boolean(),
+    fullPage: z.boolean(),
+    hideSelectors: z.array(z.string()),
+  }),
+  output: z.object({ format: z.enum(OUTPUT_FORMATS), dpr: z.literal([1, 2, 3]) }),
+  style: z.record(z.string(), z.unknown()).nullable(),
+  cost: z.number().int().min(0),
+  cacheTtlSeconds: z.number().int().min(0).max(CAPTURE_LIMITS.cacheTtlMax),
+  showResolvedParams: z.boolean(),
+  warnings: z.array(z.string()),
+});
+
+/** The job payload of a queued capture: the ResolvedCapture as JSON. */
+export function serialiseResolvedCapture(capture: ResolvedCapture): string {
+  return JSON.stringify(capture);
+}
+
+/** Reads a job payload back; a payload of an unknown shape or version fails the job, clearly. */
+export function parseResolvedCapture(payload: string): ResolvedCapture {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(payload);
+  } catch (cause) {
+    throw new AppError('internal_error', 'The queued capture payload is not JSON', { cause });
+  }
+  const checked = resolvedCapturePayloadSchema.safeParse(parsed);
+  if (!checked.success) {
+    throw new AppError(
+      'capture_failed',
+      'This job was queued in a format this server does not read; submit the capture again',
+      { details: { reason: 'render_failed' }, cause: checked.error },
+    );
+  }
+  return parsed as ResolvedCapture;
+}
+
+/**
+ * What `resolved_params` shows and the result cache hashes: every effective value of the page,
+ * the output and the styling. Delivery fields (`async`, `webhook_url`, `cache_ttl`,
+ * `show_resolved_params`) are not part of it: they do not change the image.
+ */
+export function resolvedParamsOf(capture: ResolvedCapture): Record<string, unknown> {
+  const { page, output } = capture;
+  return {
+    url: page.url,
+    viewport: page.viewport,
+    capture_dpr: page.deviceScaleFactor,
+    user_agent: page.userAgent ?? null,
+    emulate_mobile: page.isMobile,
+    emulate_touch: page.hasTouch,
+    wait_for: page.waitFor ?? null,
+    block: page.block,
+    inject_css: page.injectCss ?? null,
+    dark_mode: page.darkMode,
+    full_page: page.fullPage,
+    full_page_max_height: CAPTURE_LIMITS.fullPageMaxCssPx,
+    hide_selectors: page.hideSelectors,
+    selector: page.selector ?? null,
+    output,
+    ...(capture.style ?? {}),
+  };
+}

@@ -1,0 +1,119 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { serialiseResolvedCapture } from '../../packages/server/src/captures/resolved-capture.ts';
+import { type RunningServer, startFixtureServer } from '../helpers/fixture-server.ts';
+import { ENGINES, startTestApp, type TestApp, type TestKey } from '../helpers/test-app.ts';
+
+/**
+ * The capture service is the one home of a capture request: every path checks the project the
+ * same way, and the sync and async paths render the same resolved data.
+ */
+describe.each(ENGINES)('the capture service on %s', (engine) => {
+  let t: TestApp;
+  let fixtures: RunningServer;
+  let owner: TestKey;
+  let stranger: TestKey;
+  let strangersProject: string;
+
+  beforeAll(async () => {
+    fixtures = await startFixtureServer();
+    t = await startTestApp(engine, {
+      env: { VITRINE_ALLOW_TARGETS: '127.0.0.2', VITRINE_QUEUE_POLL_MS: '50' },
+    });
+    owner = await t.createKey({ credits: 50 });
+    stranger = await t.createKey({ credits: 50 });
+    const created = await t.request('POST', '/v1/projects', { key: stranger.key, json: { name: 'Theirs' } });
+    strangersProject = created.json.project.id;
+  });
+  afterAll(async () => {
+    await t.close();
+    await fixtures.close();
+  });
+
+  const page = () => `${fixtures.origin}/capture/simple.html`;
+  const credits = async (key: string) =>
+    (await t.request('GET', '/v1/usage', { key })).json.credits_remaining as number;
+  const jobCount = async () => (await t.app.database.db.selectFrom('jobs').select('id').execute()).length;
+
+  it("answers 404 for another account's or an unknown project_id, sync, async and GET, reserving nothing", async () => {
+    const before = await credits(owner.key);
+    const jobsBefore = await jobCount();
+    const unknown = 'prj_01ARZ3NDEKTSV4RRFFQ69G5FAV';
+    for (const projectId of [strangersProject, unknown]) {
+      const body = { url: page(), project_id: projectId };
+      const sync = await t.request('POST', '/v1/capture', { key: owner.key, json: body });
+      expect(sync.status, sync.text).toBe(404);
+      expect(sync.json.error.code).toBe('not_found');
+      const queued = await t.request('POST', '/v1/capture', {
+        key: owner.key,
+        json: { ...body, async: true, webhook_url: `${fixtures.origin}/hook` },
+      });
+      expect(queued.status, queued.text).toBe(404);
+      const query = new URLSearchParams({ url: page(), project_id: projectId });
+      const viaGet = await t.request('GET', `/v1/capture?${query}`, { key: owner.key });
+      expect(viaGet.status, viaGet.text).toBe(404);
+      const raw = await t.request('POST', '/v1/raw', { key: owner.key, json: body });
+      expect(raw.status, raw.text).toBe(404);
+    }
+    expect(await credits(owner.key)).toBe(before);
+    expect(await jobCount()).toBe(jobsBefore);
+  });
+
+  it('renders the same URL anew under each of the caller’s projects (the project is part of the cache key)', async () => {
+    const projects = await Promise.all(
+      ['One', 'Two'].map(
+        async (name) =>
+          (await t.request('POST', '/v1/projects', { key: owner.key, json: { name } })).json.project.id,
+      ),
+    );
+    const body = { url: page(), viewport: { width: 400, height: 300 } };
+    const first = await t.request('POST', '/v1/capture', {
+      key: owner.key,
+      json: { ...body, project_id: projects[0] },
+    });
+    const second = await t.request('POST', '/v1/capture', {
+      key: owner.key,
+      json: { ...body, project_id: projects[1] },
+    });
+    expect(first.status, first.text).toBe(201);
+    expect(second.status, second.text).toBe(201);
+    expect(second.json.cached).toBe(false);
+    expect(second.json.id).not.toBe(first.json.id);
+    const again = await t.request('POST', '/v1/capture', {
+      key: owner.key,
+      json: { ...body, project_id: projects[1] },
+    });
+    expect(again.json).toMatchObject({ cached: true, id: second.json.id });
+  });
+
+  it('resolves a request to the same ResolvedCapture for the sync and async paths; the job stores it', async () => {
+    const principal = { userId: owner.userId, keyId: owner.keyId, mode: 'live' as const, scopes: [] };
+    const body = {
+      url: page(),
+      device: 'iphone-16-pro' as const,
+      title: 'Ship faster',
+      background_preset: 'ember' as const,
+      output: { format: 'webp' as const, dpr: 2 as const },
+    };
+    const sync = await t.app.captures.resolve(body, principal, 'capture');
+    const queued = await t.app.captures.resolve(
+      { ...body, async: true, webhook_url: `${fixtures.origin}/hook` },
+      principal,
+      'capture',
+    );
+    expect(sync.delivery).toEqual({ async: false, webhookUrl: null });
+    expect(queued.delivery).toEqual({ async: true, webhookUrl: `${fixtures.origin}/hook` });
+    expect(serialiseResolvedCapture(queued.capture)).toBe(serialiseResolvedCapture(sync.capture));
+
+    const accepted = await t.request('POST', '/v1/capture', {
+      key: owner.key,
+      json: { ...body, async: true, webhook_url: `${fixtures.origin}/hook` },
+    });
+    expect(accepted.status, accepted.text).toBe(202);
+    const row = await t.app.database.db
+      .selectFrom('jobs')
+      .select('request')
+      .where('id', '=', accepted.json.job_id)
+      .executeTakeFirstOrThrow();
+    expect(row.request).toBe(serialiseResolvedCapture(sync.capture));
+  });
+});
