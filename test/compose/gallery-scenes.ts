@@ -69,6 +69,23 @@ export const GALLERY: Record<string, StyleRequest> = {
     background_gradient: 'conic-gradient(from 200deg at 70% 40%, #22D3EE, #818CF8, #F472B6, #22D3EE)',
     aspect_ratio: '16:9',
   }),
+  // Text blocks never collide: the free text keeps its anchor, the badge moves with its block.
+  'text-clear-of-badge': half({
+    badge: 'New',
+    text_content: 'Ship faster with Vitrine',
+    text_size: 40,
+    text_y: 0.08,
+    watermark: 'vitrine.dev',
+  }),
+  'text-clear-of-title-below': half({
+    title: 'Your numbers, at a glance',
+    title_position: 'below',
+    background_preset: 'midnight',
+    text_content: 'Made with Vitrine',
+    text_size: 22,
+    text_y: 0.95,
+    watermark: '@vitrine',
+  }),
   'text-autofit': half({
     background_preset: 'midnight',
     aspect_ratio: '16:9',

@@ -34,6 +34,18 @@ export interface SceneOptions {
   maxSide?: number;
   maxPixels?: number;
 }
+/**
+ * Space added above or below the content column, CSS px: how the scene makes room for a free
+ * text overlay that would otherwise cover the title block. Never added on the edge a cropped
+ * device runs off.
+ */
+export interface ExtraRoom {
+  top: number;
+  bottom: number;
+}
+
+export const NO_EXTRA_ROOM: ExtraRoom = { top: 0, bottom: 0 };
+
 /** The content column at one frame scale: the frame, its projected slot and the title block. */
 export interface ContentColumn {
   /** The flat frame (screenshot or device plus the inset ring), CSS px. */
@@ -94,6 +106,7 @@ export function layoutScene(
   shot: ScreenshotInfo,
   options: SceneOptions,
   measure: TextMeasurer,
+  room: ExtraRoom = NO_EXTRA_ROOM,
 ): SceneLayout {
   const px = s.output.dpr;
   const captureDpr = shot.dpr ?? 1;
@@ -107,8 +120,8 @@ export function layoutScene(
   const P = s.padding;
   // A cropped device runs off one canvas edge: no padding there, and the title goes on the other side.
   const cut = plan && s.layout !== 'default' ? s.layout : null;
-  const padTop = cut === 'top-cropped' ? 0 : P;
-  const padBottom = cut === 'bottom-cropped' ? 0 : P;
+  const padTop = cut === 'top-cropped' ? 0 : P + room.top;
+  const padBottom = cut === 'bottom-cropped' ? 0 : P + room.bottom;
   const overlay = s.title_position === 'overlay-bottom';
   const left = s.title_position === 'top-left' || s.title_position === 'bottom-left';
   const before =
@@ -182,7 +195,13 @@ export function layoutScene(
 
   // Content column centred; auto_balance moves it against the shadow so the pair looks centred.
   let cx = (W - l.contentW) / 2;
-  let cy = cut === 'bottom-cropped' ? H - l.contentH : cut === 'top-cropped' ? 0 : (H - l.contentH) / 2;
+  // Between the top and bottom padding (equal unless text needed extra room on one side).
+  let cy =
+    cut === 'bottom-cropped'
+      ? H - l.contentH
+      : cut === 'top-cropped'
+        ? 0
+        : padTop + (H - padTop - padBottom - l.contentH) / 2;
   if (s.auto_balance && s.shadow !== 'none') {
     cx -= Math.max(-P / 2, Math.min(P / 2, s.shadow_offset_x / 2));
     if (!cut) cy -= Math.max(-P / 2, Math.min(P / 2, s.shadow_offset_y / 2));

@@ -21,41 +21,77 @@ export function place(item: BlockItem, dx: number, dy: number, px: number): Scen
   };
 }
 
-/**
- * The watermark, right-aligned with the frame at `right`: centred in the band between the content
- * bottom and the canvas bottom when it fits, else a pill inside the screenshot's bottom-right corner.
- */
-export function placeWatermark(
+/** Where the watermark may go, and what it must keep clear of (CSS px). */
+export interface WatermarkRoom {
+  canvasHeight: number;
+  padding: number;
+  /** The content column's top and bottom (frame and title block). */
+  contentTop: number;
+  contentBottom: number;
+  /** The frame's left and right edges. */
+  left: number;
+  right: number;
+  /** The screenshot's area. */
+  inner: Rect;
+  px: number;
+  /** Other text blocks (title block, free text) the watermark must not cover. */
+  avoid: Rect[];
+}
+
+/** A watermark in a band of the canvas: centred in the band, at most `padding` from the edge. */
+function inBand(
   mark: BlockItem,
-  at: { H: number; P: number; contentBottom: number; right: number; inner: Rect; px: number },
-): SceneText {
-  const { H, P, contentBottom, right, inner, px } = at;
-  const onFrame = { onFrame: true } as const;
-  const band = H - contentBottom;
-  if (band >= mark.height + 16) {
-    const y = H - Math.min(band, Math.max(P, mark.height + 16)) / 2 - mark.height / 2;
-    return place({ ...mark, x: right - mark.width, y }, 0, 0, px);
-  } else {
-    const m = 10;
-    const x = inner.x + inner.width - 12 - mark.width - m;
-    const y = inner.y + inner.height - 12 - mark.height - m / 2;
-    return {
-      ...onFrame,
-      ...place(
-        {
-          ...mark,
-          color: { r: 255, g: 255, b: 255, a: 0.92 },
-          pill: { fill: { r: 2, g: 6, b: 23, a: 0.55 }, stroke: null, radius: (mark.height + m) / 2 },
-          align: 'center',
-          x: x - m,
-          y: y - m / 2,
-          width: mark.width + 2 * m,
-          height: mark.height + m,
-        },
-        0,
-        0,
-        px,
-      ),
-    };
+  band: number,
+  edge: 'top' | 'bottom',
+  at: WatermarkRoom,
+  align: 'left' | 'right',
+) {
+  const offset = Math.min(band, Math.max(at.padding, mark.height + 16)) / 2 + mark.height / 2;
+  const y = edge === 'bottom' ? at.canvasHeight - offset : offset - mark.height;
+  const x = align === 'right' ? at.right - mark.width : at.left;
+  return { ...mark, x, y };
+}
+
+/** The watermark as a pill inside the screenshot's bottom-right corner (moves with the frame). */
+function onScreenshotCorner(mark: BlockItem, inner: Rect): BlockItem {
+  const m = 10;
+  const x = inner.x + inner.width - 12 - mark.width - m;
+  const y = inner.y + inner.height - 12 - mark.height - m / 2;
+  return {
+    ...mark,
+    color: { r: 255, g: 255, b: 255, a: 0.92 },
+    pill: { fill: { r: 2, g: 6, b: 23, a: 0.55 }, stroke: null, radius: (mark.height + m) / 2 },
+    align: 'center',
+    x: x - m,
+    y: y - m / 2,
+    width: mark.width + 2 * m,
+    height: mark.height + m,
+  };
+}
+
+const overlaps = (a: BlockItem, b: Rect) =>
+  a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+
+/**
+ * The watermark, right-aligned with the frame: centred in the band between the content bottom
+ * and the canvas bottom when it fits, else a pill inside the screenshot's bottom-right corner.
+ * When that place would cover another text block, the next free one: the corner pill, the band
+ * above the content, the bottom band at the frame's left edge.
+ */
+export function placeWatermark(mark: BlockItem, at: WatermarkRoom): SceneText {
+  const bottomBand = at.canvasHeight - at.contentBottom;
+  const candidates: { item: BlockItem; onFrame: boolean }[] = [];
+  if (bottomBand >= mark.height + 16) {
+    candidates.push({ item: inBand(mark, bottomBand, 'bottom', at, 'right'), onFrame: false });
   }
+  candidates.push({ item: onScreenshotCorner(mark, at.inner), onFrame: true });
+  if (at.contentTop >= mark.height + 16) {
+    candidates.push({ item: inBand(mark, at.contentTop, 'top', at, 'right'), onFrame: false });
+  }
+  if (bottomBand >= mark.height + 16) {
+    candidates.push({ item: inBand(mark, bottomBand, 'bottom', at, 'left'), onFrame: false });
+  }
+  const chosen = candidates.find((c) => !at.avoid.some((r) => overlaps(c.item, r))) ?? candidates[0]!;
+  const text = place(chosen.item, 0, 0, at.px);
+  return chosen.onFrame ? { onFrame: true, ...text } : text;
 }
