@@ -85,6 +85,51 @@ describe.each(ENGINES)('the capture service on %s', (engine) => {
     expect(again.json).toMatchObject({ cached: true, id: second.json.id });
   });
 
+  it('reuses a loaded page for another look (no navigation); a changed target field or another account navigates', async () => {
+    const url = `${fixtures.origin}/capture/simple.html?reuse=${engine}`;
+    const loads = () => fixtures.hits.filter((hit) => hit === `/capture/simple.html?reuse=${engine}`).length;
+    const navigations = async () => {
+      const metrics = (await t.request('GET', '/metrics')).text;
+      const count = (phase: string) =>
+        Number(
+          new RegExp(`vitrine_render_phase_seconds_count\\{kind="capture",phase="${phase}"\\} (\\d+)`).exec(
+            metrics,
+          )?.[1] ?? 0,
+        );
+      return { navigation: count('navigation'), reused: count('page_reused') };
+    };
+    const body = { url, viewport: { width: 500, height: 320 } };
+    const before = await navigations();
+    const first = await t.request('POST', '/v1/capture', { key: owner.key, json: body });
+    expect(first.status, first.text).toBe(201);
+    expect(loads()).toBe(1);
+    const restyled = await t.request('POST', '/v1/capture', {
+      key: owner.key,
+      json: { ...body, title: 'Another look', background_preset: 'ember', compose_mode: 'browser' },
+    });
+    expect(restyled.status, restyled.text).toBe(201);
+    expect(restyled.json).toMatchObject({ cached: false, credits_used: 1 });
+    expect(restyled.json.height).toBeGreaterThan(first.json.height);
+    expect(loads()).toBe(1);
+    expect(await navigations()).toEqual({ navigation: before.navigation + 1, reused: before.reused + 1 });
+
+    const otherViewport = await t.request('POST', '/v1/capture', {
+      key: owner.key,
+      json: { ...body, viewport: { width: 520, height: 320 }, title: 'Another look' },
+    });
+    expect(otherViewport.status, otherViewport.text).toBe(201);
+    expect(loads()).toBe(2);
+    const otherAccount = await t.request('POST', '/v1/capture', { key: stranger.key, json: body });
+    expect(otherAccount.status, otherAccount.text).toBe(201);
+    expect(loads()).toBe(3);
+    const never = await t.request('POST', '/v1/capture', {
+      key: owner.key,
+      json: { ...body, cache_ttl: 0, title: 'Fresh' },
+    });
+    expect(never.status, never.text).toBe(201);
+    expect(loads()).toBe(4);
+  });
+
   it('resolves a request to the same ResolvedCapture for the sync and async paths; the job stores it', async () => {
     const principal = { userId: owner.userId, keyId: owner.keyId, mode: 'live' as const, scopes: [] };
     const body = {

@@ -10,6 +10,7 @@ import { createBackgroundRenderCache } from './backgrounds/render-cache.ts';
 import { type Credits, createCredits } from './billing/credits.ts';
 import { createBlockListsLoader } from './capture/block-lists.ts';
 import { type BrowserPool, createBrowserPool } from './capture/browser-pool.ts';
+import { createPageCaptureCache } from './capture/page-capture-cache.ts';
 import { type CaptureService, createCaptureService } from './captures/capture-service.ts';
 import { createCaptureRunner } from './captures/run-capture.ts';
 import { type Clock, systemClock } from './clock.ts';
@@ -222,6 +223,10 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       },
       compose,
       blobStore,
+      pageCache: createPageCaptureCache({
+        maxBytes: config.browser.pageCacheMegabytes * 1024 * 1024,
+        maxAgeMs: config.browser.pageCacheMaxAgeSeconds * 1000,
+      }),
     }),
     clock: core.clock,
     publicUrl: config.server.publicUrl,

@@ -26,3 +26,15 @@ export function cacheKeyOf(capture: ResolvedCapture): string {
     .update(`${capture.kind}\nproject:${capture.projectId ?? ''}\n${stableJson(resolvedParamsOf(capture))}`)
     .digest('hex');
 }
+
+/**
+ * The capture-level cache key of a capture's page: the target and browser fields only (the look
+ * does not change what the page shows) and the account, so one account never reuses another's
+ * page.
+ */
+export function pageKeyOf(capture: ResolvedCapture, userId: string): string {
+  return crypto
+    .createHash('sha256')
+    .update(`page\n${userId}\n${stableJson(capture.page)}`)
+    .digest('hex');
+}

@@ -6,7 +6,7 @@ import type { CaptureRow, CapturesRepository } from '../db/captures-repository.t
 import { AppError } from '../errors/app-error.ts';
 import { newId } from '../ids.ts';
 import { type RenderStages, runRender } from '../render/run-render.ts';
-import { cacheKeyOf } from './cache-key.ts';
+import { cacheKeyOf, pageKeyOf } from './cache-key.ts';
 import { type ResolvedCapture, resolvedParamsOf } from './resolved-capture.ts';
 
 /** One capture to run: what (resolved), for whom, and the async job's bookkeeping. */
@@ -89,8 +89,12 @@ export function createCaptureRunner(deps: CaptureRunnerDeps) {
     const combined = signal ? AbortSignal.any([signal, deadline]) : deadline;
     try {
       const id = request.captureId ?? newId('capture');
+      const pageReuse =
+        capture.cacheTtlSeconds > 0
+          ? { key: pageKeyOf(capture, principal.userId), ttlMs: capture.cacheTtlSeconds * 1000 }
+          : null;
       const output = await runRender(
-        { id, page: capture.page, output: capture.output, style: capture.style },
+        { id, page: capture.page, output: capture.output, style: capture.style, pageReuse },
         stages,
         combined,
       );

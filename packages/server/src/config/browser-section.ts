@@ -65,4 +65,20 @@ export const browserSection = section('Browser', {
       'Longest wait for the page `load` event; past it the capture fails with `navigation_timeout`.',
     defaultText: '30000',
   }),
+  pageCacheMegabytes: variable({
+    env: 'VITRINE_PAGE_CACHE_MB',
+    schema: z.coerce.number().int().min(0).max(65_536),
+    form: 'megabytes, 0 to 65536 (0 turns the page cache off)',
+    description:
+      'Memory for screenshots of pages already loaded, reused when the same page (target and browser fields, same account) is captured again with another look: a style change costs a compose, not a page load.',
+    defaultText: '256',
+  }),
+  pageCacheMaxAgeSeconds: variable({
+    env: 'VITRINE_PAGE_CACHE_MAX_AGE',
+    schema: z.coerce.number().int().min(0).max(86_400),
+    form: 'seconds, 0 to 86400',
+    description:
+      "Longest a loaded page's screenshot is reused; a request's own `cache_ttl` can only shorten it (`cache_ttl: 0` never reuses).",
+    defaultText: '900',
+  }),
 });

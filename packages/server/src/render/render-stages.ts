@@ -1,5 +1,6 @@
 import type { BrowserPool } from '../capture/browser-pool.ts';
 import { capturePage, type PageCaptureSettings } from '../capture/capture-page.ts';
+import type { PageCaptureCache } from '../capture/page-capture-cache.ts';
 import { encodeImage } from '../encode/encode-image.ts';
 import type { BlobStore } from '../storage/blob-store.ts';
 import { renderKey } from '../storage/render-key.ts';
@@ -17,6 +18,7 @@ export function createRenderStages(deps: {
   captureSettings: PageCaptureSettings;
   compose: RenderStages['compose'];
   blobStore: BlobStore;
+  pageCache: PageCaptureCache;
 }): RenderStages {
   return {
     // The pool measures the wait for a slot; naming it here keeps every phase of a render named.
@@ -29,6 +31,7 @@ export function createRenderStages(deps: {
         { signal },
       ),
     compose: deps.compose,
+    pageCache: deps.pageCache,
     encode: (input, output) =>
       encodeImage(input, {
         format: output.format,

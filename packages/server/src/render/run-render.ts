@@ -1,4 +1,5 @@
 import type { OutputFormat } from '@vitrine/contract';
+import type { PageCaptureCache } from '../capture/page-capture-cache.ts';
 import type { PageCapture, PageCaptureOptions } from '../capture/page-capture-options.ts';
 import type { ResolvedStyle } from '../compose/resolve-style.ts';
 import type { EncodedImage } from '../encode/encode-image.ts';
@@ -27,6 +28,8 @@ export interface RenderStages {
   encode(input: Buffer | RawImage, output: RenderOutputSettings): Promise<EncodedImage>;
   store(key: string, image: EncodedImage): Promise<void>;
   blobKey(id: string, format: OutputFormat): string;
+  /** Screenshots of pages already loaded (the capture-level cache); absent: always capture. */
+  pageCache?: PageCaptureCache;
 }
 
 /** What the compose stage hands on: the canvas, and what it adds to the result. */
@@ -44,6 +47,11 @@ export interface RenderJob {
   page: PageCaptureOptions;
   output: RenderOutputSettings;
   style: ResolvedStyle | null;
+  /**
+   * Where the page's screenshot may be reused from and kept for (the capture-level cache), or
+   * null when it must be captured anew (`cache_ttl: 0`).
+   */
+  pageReuse: { key: string; ttlMs: number } | null;
 }
 
 export interface RenderOutput {
@@ -75,8 +83,17 @@ export async function runRender(
   signal: AbortSignal,
 ): Promise<RenderOutput> {
   const timings: Record<string, number> = {};
-  const capture = await timed(timings, 'capture_total', () => stages.capture(job.page, signal));
-  Object.assign(timings, capture.timings);
+  const reused = job.pageReuse ? stages.pageCache?.get(job.pageReuse.key) : undefined;
+  let capture: PageCapture;
+  if (reused) {
+    // Another look of a page already loaded: no navigation, the kept screenshot as is.
+    capture = reused;
+    timings.page_reused = 0;
+  } else {
+    capture = await timed(timings, 'capture_total', () => stages.capture(job.page, signal));
+    Object.assign(timings, capture.timings);
+    if (job.pageReuse) stages.pageCache?.set(job.pageReuse.key, capture, job.pageReuse.ttlMs);
+  }
   signal.throwIfAborted();
   const style = job.style;
   const composed = style
