@@ -1,3 +1,4 @@
+import { SCOPES } from '@vitrine/contract';
 import { Command, Option } from 'commander';
 import { type ProcessRole, VERSION } from './app.ts';
 import { admin } from './commands/admin.ts';
@@ -33,7 +34,7 @@ adminCommand
   .requiredOption('--email <email>')
   .option(
     '--scopes <list>',
-    'comma-separated: capture,raw,jobs,usage,projects,auth_profiles,renders (default: all)',
+    `comma-separated: ${SCOPES.join(',')} (default: all)`,
   )
   .option('--test', 'a test key: renders normally, never debits credits')
   .option('--credits <n>', "set the user's balance and monthly allocation")
