@@ -143,6 +143,30 @@ describe('vitrine login and capture, end to end', () => {
     const meta = await sharp(fs.readFileSync(out)).metadata();
     expect(meta).toMatchObject({ format: 'png', width: 880, height: 680 });
 
+    // Queued: --async prints the job id, jobs status --watch waits for it.
+    const queued = await vitrine(
+      ['capture', `${fixtures.origin}/capture/dark.html`, '--async', '--format', 'webp'],
+      env,
+    ).done;
+    expect(queued.code, queued.stderr).toBe(0);
+    const jobId = queued.stdout.trim();
+    expect(jobId).toMatch(/^job_[0-9A-Z]{26}$/);
+    const watched = await vitrine(['jobs', 'status', jobId, '--watch', '--json'], env).done;
+    expect(watched.code, watched.stderr).toBe(0);
+    expect(JSON.parse(watched.stdout)).toMatchObject({
+      id: jobId,
+      status: 'completed',
+      result: { format: 'webp' },
+    });
+
+    const waited = path.join(home, 'waited.webp');
+    const wait = await vitrine(
+      ['capture', `${fixtures.origin}/capture/dark.html`, '--wait', '--format', 'webp', '-o', waited],
+      env,
+    ).done;
+    expect(wait.code, wait.stderr).toBe(0);
+    expect((await sharp(fs.readFileSync(waited)).metadata()).format).toBe('webp');
+
     // The account page lists the device-login key, which the capture has used.
     await page.goto(`${t.baseUrl}/account`);
     const account = await page.textContent('main');

@@ -146,6 +146,14 @@ describe.each(ENGINES)('device login (%s)', (engine) => {
     const tried = await web.post('/device', { code: code.user_code, _csrf: web.csrfOf(entry) });
     expect(tried.status).toBe(404);
     expect(tried.text).toContain('No login is waiting for that code');
+    // Expired rows are pruned when the next code is made.
+    const letters = code.user_code.replace('-', '');
+    const before = await t.app.database.db.selectFrom('device_codes').select('user_code').execute();
+    expect(before.map((r) => r.user_code)).toContain(letters);
+    await newCode();
+    const after = await t.app.database.db.selectFrom('device_codes').select('user_code').execute();
+    expect(after.map((r) => r.user_code)).not.toContain(letters);
+    expect((await poll(code.poll_token)).json.error.code).toBe('expired_token');
   });
 
   it('20 concurrent polls after approval yield exactly one key, labelled as device login, and then 410', async () => {
