@@ -45,6 +45,7 @@ export async function registerWebSession(web: FastifyInstance, options: WebSessi
   web.decorateRequest('webUser', null);
   web.decorateRequest('webSessionId', null);
   web.addHook('onRequest', async (request) => {
+    if (request.url === '/web.css') return; // the stylesheet is the same for everybody
     const signed = request.cookies[SESSION_COOKIE];
     if (signed === undefined) return;
     const { valid, value } = request.unsignCookie(signed);
