@@ -1,5 +1,4 @@
 import {
-  ERROR_CODES,
   type ErrorCode,
   errorEnvelopeSchema,
   ROUTES,
@@ -145,9 +144,4 @@ export function createApiClient(options: {
   }
 
   return { baseUrl, call, download };
-}
-
-/** True when an error code means "the request itself was wrong". */
-export function isClientError(code: ErrorCode): boolean {
-  return ERROR_CODES[code].status < 500;
 }

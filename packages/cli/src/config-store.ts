@@ -113,5 +113,3 @@ export function resolveSettings(env: Env, urlOverride?: string): Settings {
   if (stored && stored.url === url) return { url, apiKey: stored.api_key, keySource: 'config', stored };
   return { url, apiKey: undefined, keySource: 'none', stored };
 }
-
-export { normalizeUrl };

@@ -11,7 +11,7 @@ export interface Progress {
   note(text: string): void;
 }
 
-export function seconds(ms: number): string {
+function seconds(ms: number): string {
   return `${(ms / 1000).toFixed(1)} s`;
 }
 

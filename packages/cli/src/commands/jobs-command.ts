@@ -6,7 +6,7 @@ import { CliError, EXIT } from '../exit-codes.ts';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-export function checkJobId(id: string): void {
+function checkJobId(id: string): void {
   if (!idPattern('job').test(id)) {
     throw new CliError(
       `Invalid job id "${id}": job ids look like job_ followed by 26 letters and digits`,
