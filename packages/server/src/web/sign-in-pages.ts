@@ -24,7 +24,10 @@ function field(body: FormBody, name: string): string {
 }
 
 function signInForm(csrfToken: string, options: { next?: string; email?: string; error?: string }): SafeHtml {
-  return html`<h1>Sign in</h1>${options.error ? html`<p class="error" role="alert">${options.error}</p>` : ''}
+  const purpose = options.next?.startsWith('/device')
+    ? html`<p>Sign in to connect the device that showed you a code.</p>`
+    : '';
+  return html`<h1>Sign in</h1>${purpose}${options.error ? html`<p class="error" role="alert">${options.error}</p>` : ''}
 <form method="post" action="/login" class="card">${csrfField(csrfToken)}${options.next ? html`<input type="hidden" name="next" value="${options.next}">` : ''}
 <label for="email">Email</label><input id="email" name="email" type="email" autocomplete="username" required maxlength="320" value="${options.email ?? ''}" autofocus>
 <label for="password">Password</label><input id="password" name="password" type="password" autocomplete="current-password" required maxlength="${PASSWORD_MAX_LENGTH}">

@@ -23,7 +23,7 @@ input[type=email],input[type=password],input[type=text]{display:block;width:100%
 input.code{font:600 24px/1.2 ui-monospace,SFMono-Regular,Menlo,monospace;letter-spacing:.12em;text-transform:uppercase;text-align:center}
 fieldset{border:1px solid var(--line);border-radius:8px;padding:12px 16px;margin:0 0 16px}legend{font-weight:600;padding:0 4px}
 .checks{display:grid;grid-template-columns:repeat(auto-fill,minmax(150px,1fr));gap:4px 12px}.checks label{font-weight:400;display:flex;align-items:center;gap:8px;min-height:36px;margin:0}
-button,.button{display:inline-flex;align-items:center;justify-content:center;min-height:44px;padding:10px 18px;font:600 16px/1 inherit;font-family:inherit;border-radius:8px;border:1px solid var(--accent);background:var(--accent);color:var(--accent-text);cursor:pointer;text-decoration:none}
+button,.button{display:inline-flex;align-items:center;justify-content:center;min-height:44px;padding:10px 18px;font-family:inherit;font-size:16px;font-weight:600;line-height:1;border-radius:8px;border:1px solid var(--accent);background:var(--accent);color:var(--accent-text);cursor:pointer;text-decoration:none}
 button.secondary{background:transparent;color:var(--accent)}button.danger{background:transparent;border-color:var(--danger);color:var(--danger)}
 button.small{min-height:36px;padding:6px 12px;font-size:14px}.actions{display:flex;gap:12px;flex-wrap:wrap}
 .error{border:1px solid var(--danger);color:var(--danger);border-radius:8px;padding:12px 14px;margin:0 0 16px}
@@ -33,7 +33,7 @@ dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:6px 16px;margin:
 code,.secret{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;background:var(--code);border-radius:6px;padding:1px 6px;overflow-wrap:anywhere}
 .secret{display:block;padding:12px;font-size:15px;user-select:all;margin:8px 0}
 .big-code{font:700 32px/1.2 ui-monospace,SFMono-Regular,Menlo,monospace;letter-spacing:.12em}
-.table-wrap{overflow-x:auto}table{border-collapse:collapse;width:100%;font-size:15px}th,td{text-align:left;padding:8px 10px;border-bottom:1px solid var(--line);vertical-align:top}th{color:var(--muted);font-weight:600}
+.table-wrap{overflow-x:auto;margin:0 0 16px}table{border-collapse:collapse;width:100%;font-size:15px}th,td{text-align:left;padding:8px 10px;border-bottom:1px solid var(--line);vertical-align:top}th{color:var(--muted);font-weight:600}
 .badge{display:inline-block;font-size:12px;font-weight:600;padding:1px 8px;border-radius:99px;background:var(--code);color:var(--muted)}.badge.ok{color:var(--ok)}.badge.off{color:var(--danger)}
 .stats{display:grid;grid-template-columns:repeat(auto-fit,minmax(160px,1fr));gap:12px;margin:0 0 16px}.stats div{background:var(--card);border:1px solid var(--line);border-radius:12px;padding:14px}.stats b{display:block;font-size:24px}
 .bars{display:flex;align-items:flex-end;gap:2px;height:64px;margin:8px 0}.bars span{flex:1;background:var(--accent);min-height:1px;border-radius:2px 2px 0 0}
