@@ -37,13 +37,13 @@ function keysTable(keys: ApiKey[], csrf: string): SafeHtml {
   if (keys.length === 0) return html`<p class="muted">No API keys yet.</p>`;
   const rows = keys.map(
     (k) =>
-      html`<tr><td><code>${k.prefix}</code>${k.mode === 'test' ? html` <span class="badge">test</span>` : ''}</td><td>${k.label}<br><span class="muted">by ${ORIGIN_LABELS[k.created_by]}</span></td><td>${k.scopes.length === 0 ? 'all' : k.scopes.join(', ')}</td><td>${day(k.created_at)}</td><td>${day(k.last_used_at)}</td><td>${
+      html`<tr><td><code>${k.prefix}</code>${k.mode === 'test' ? html` <span class="badge">test</span>` : ''}</td><td>${k.label}<br><span class="muted">by ${ORIGIN_LABELS[k.created_by]}</span></td><td data-label="Scopes">${k.scopes.length === 0 ? 'all' : k.scopes.join(', ')}</td><td data-label="Created">${day(k.created_at)}</td><td data-label="Last used">${day(k.last_used_at)}</td><td>${
         k.revoked_at === null
           ? html`<form method="post" action="/account/keys/${k.id}/revoke">${csrfField(csrf)}<button type="submit" class="danger small" aria-label="Revoke key ${k.prefix}">Revoke</button></form>`
           : html`<span class="badge off">revoked ${day(k.revoked_at)}</span>`
       }</td></tr>`,
   );
-  return html`<div class="table-wrap"><table><thead><tr><th scope="col">Key</th><th scope="col">Label</th><th scope="col">Scopes</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col"><span class="skip">State</span></th></tr></thead><tbody>${rows}</tbody></table></div>`;
+  return html`<div class="table-wrap"><table class="stack"><thead><tr><th scope="col">Key</th><th scope="col">Label</th><th scope="col">Scopes</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col"><span class="skip">State</span></th></tr></thead><tbody>${rows}</tbody></table></div>`;
 }
 
 function createKeyForm(csrf: string): SafeHtml {
@@ -74,9 +74,9 @@ function projectsTable(projects: Project[]): SafeHtml {
     return html`<p class="muted">No projects yet. Create one with <code>vitrine projects create</code> or <code>POST /v1/projects</code>.</p>`;
   const rows = projects.map(
     (p) =>
-      html`<tr><td>${p.name}${p.is_default ? html` <span class="badge ok">default</span>` : ''}<br><code>${p.id}</code></td><td>${p.domain ?? html`<span class="muted">none</span>`}</td><td><span class="badge${p.brand_status === 'completed' ? ' ok' : p.brand_status === 'failed' ? ' off' : ''}">${p.brand_status}</span>${p.brand_error ? html`<br><span class="muted">${p.brand_error}</span>` : ''}</td></tr>`,
+      html`<tr><td>${p.name}${p.is_default ? html` <span class="badge ok">default</span>` : ''}<br><code>${p.id}</code></td><td data-label="Domain">${p.domain ?? html`<span class="muted">none</span>`}</td><td data-label="Brand"><span class="badge${p.brand_status === 'completed' ? ' ok' : p.brand_status === 'failed' ? ' off' : ''}">${p.brand_status}</span>${p.brand_error ? html`<br><span class="muted">${p.brand_error}</span>` : ''}</td></tr>`,
   );
-  return html`<div class="table-wrap"><table><thead><tr><th scope="col">Project</th><th scope="col">Domain</th><th scope="col">Brand</th></tr></thead><tbody>${rows}</tbody></table></div>`;
+  return html`<div class="table-wrap"><table class="stack"><thead><tr><th scope="col">Project</th><th scope="col">Domain</th><th scope="col">Brand</th></tr></thead><tbody>${rows}</tbody></table></div>`;
 }
 
 type FormBody = Record<string, unknown> | undefined;

@@ -33,7 +33,8 @@ dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:6px 16px;margin:
 code,.secret{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;background:var(--code);border-radius:6px;padding:1px 6px;overflow-wrap:anywhere}
 .secret{display:block;padding:12px;font-size:15px;user-select:all;margin:8px 0}
 .big-code{font:700 32px/1.2 ui-monospace,SFMono-Regular,Menlo,monospace;letter-spacing:.12em}
-.table-wrap{overflow-x:auto;margin:0 0 16px}table{border-collapse:collapse;width:100%;font-size:15px}th,td{text-align:left;padding:8px 10px;border-bottom:1px solid var(--line);vertical-align:top}th{color:var(--muted);font-weight:600}
+.table-wrap{overflow-x:auto;margin:0 0 16px}td code{white-space:nowrap}
+@media (max-width:600px){.stack,.stack tbody,.stack tr,.stack td{display:block}.stack thead{position:absolute;left:-9999px}.stack tr{border-bottom:1px solid var(--line);padding:10px 0}.stack td{border:0;padding:2px 0}.stack td[data-label]::before{content:attr(data-label) ": ";color:var(--muted)}}table{border-collapse:collapse;width:100%;font-size:15px}th,td{text-align:left;padding:8px 10px;border-bottom:1px solid var(--line);vertical-align:top}th{color:var(--muted);font-weight:600}
 .badge{display:inline-block;font-size:12px;font-weight:600;padding:1px 8px;border-radius:99px;background:var(--code);color:var(--muted)}.badge.ok{color:var(--ok)}.badge.off{color:var(--danger)}
 .stats{display:grid;grid-template-columns:repeat(auto-fit,minmax(160px,1fr));gap:12px;margin:0 0 16px}.stats div{background:var(--card);border:1px solid var(--line);border-radius:12px;padding:14px}.stats b{display:block;font-size:24px}
 .bars{display:flex;align-items:flex-end;gap:2px;height:64px;margin:8px 0}.bars span{flex:1;background:var(--accent);min-height:1px;border-radius:2px 2px 0 0}
