@@ -40,6 +40,7 @@ typecheck:
 
 docs: install
 	@node packages/server/src/docs/generate-docs.ts
+	@node packages/cli/src/docs/generate-cli-docs.ts
 
 bench: install
 	@bash scripts/ensure-services.sh

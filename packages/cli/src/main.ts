@@ -1,9 +1,28 @@
-import { Command } from 'commander';
+#!/usr/bin/env node
+import fs from 'node:fs';
+import type { CliContext } from './cli-context.ts';
+import { runCli } from './run-cli.ts';
 
-// The vitrine client. Its commands (login, capture, jobs, ...) arrive with the features they
-// drive; `serve` and `admin` are dispatched to the server package by bin/vitrine.
-const program = new Command('vitrine')
-  .description('Vitrine command-line client. Server commands: vitrine serve, vitrine admin --help')
-  .showHelpAfterError();
+// Entry point of the `vitrine` client: the real process, its streams and environment.
+const version = (
+  JSON.parse(fs.readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
+).version;
 
-program.parseAsync(process.argv);
+const context: CliContext = {
+  env: process.env,
+  version,
+  stdout: process.stdout,
+  stderr: process.stderr,
+  async open(target) {
+    try {
+      const { default: open } = await import('open');
+      const child = await open(target);
+      child.on('error', () => undefined);
+      return true;
+    } catch {
+      return false;
+    }
+  },
+};
+
+process.exitCode = await runCli(process.argv.slice(2), context);

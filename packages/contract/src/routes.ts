@@ -1,4 +1,12 @@
 import type { z } from 'zod';
+import {
+  accountResponseSchema,
+  createKeyBodySchema,
+  createKeyResponseSchema,
+  keyIdParamsSchema,
+  keyListResponseSchema,
+  keyResponseSchema,
+} from './account.ts';
 import { BACKGROUND_ROUTES } from './backgrounds.ts';
 import {
   captureQuerySchema,
@@ -6,6 +14,12 @@ import {
   captureResultSchema,
   rawCaptureRequestSchema,
 } from './capture.ts';
+import {
+  deviceCodeRequestSchema,
+  deviceCodeSchema,
+  deviceTokenRequestSchema,
+  deviceTokenResponseSchema,
+} from './device.ts';
 import type { ErrorCode } from './errors.ts';
 import { jobAcceptedSchema, jobParamsSchema, jobSchema } from './jobs.ts';
 import {
@@ -22,7 +36,7 @@ import {
 import type { Scope } from './scopes.ts';
 import { usageResponseSchema } from './usage.ts';
 
-/** Who may call a route: a key with this scope, or anyone (`public`). */
+/** Who may call a route: a key with this scope, any valid key (`key`), or anyone (`public`). */
 export type RouteAccess =
   | {
       kind: 'scope';
@@ -30,6 +44,7 @@ export type RouteAccess =
       /** Also callable without a key through a signed URL (contract.md section 4). */
       signedUrl?: boolean;
     }
+  | { kind: 'key' }
   | { kind: 'public' };
 
 /** Which rate-limit bucket a route counts against (contract.md section 3). */
@@ -248,6 +263,83 @@ export const ROUTES = defineRoutes({
     rateLimit: 'default',
     success: { status: 200, schema: usageResponseSchema, description: 'Usage' },
     errors: [],
+  },
+  createDeviceCode: {
+    operationId: 'createDeviceCode',
+    method: 'POST',
+    path: '/v1/device/code',
+    summary: 'Start a device login: a code for the user to approve at the verification address',
+    tag: 'Device login',
+    access: { kind: 'public' },
+    rateLimit: 'device_code',
+    body: deviceCodeRequestSchema,
+    success: { status: 201, schema: deviceCodeSchema, description: 'The device code' },
+    errors: ['invalid_params', 'invalid_json', 'payload_too_large'],
+  },
+  pollDeviceToken: {
+    operationId: 'pollDeviceToken',
+    method: 'POST',
+    path: '/v1/device/token',
+    summary: 'Poll a device login: pending, or the API key once the user approved it',
+    tag: 'Device login',
+    access: { kind: 'public' },
+    rateLimit: 'default',
+    body: deviceTokenRequestSchema,
+    success: { status: 200, schema: deviceTokenResponseSchema, description: 'Pending, or authorized' },
+    errors: [
+      'invalid_params',
+      'invalid_json',
+      'payload_too_large',
+      'expired_token',
+      'access_denied',
+      'slow_down',
+    ],
+  },
+  getAccount: {
+    operationId: 'getAccount',
+    method: 'GET',
+    path: '/v1/account',
+    summary: "The caller's account, credits and key",
+    tag: 'Account',
+    access: { kind: 'key' },
+    rateLimit: 'default',
+    success: { status: 200, schema: accountResponseSchema, description: 'The account' },
+    errors: [],
+  },
+  listKeys: {
+    operationId: 'listKeys',
+    method: 'GET',
+    path: '/v1/keys',
+    summary: "List the account's API keys (never the keys themselves)",
+    tag: 'Account',
+    access: scope('keys'),
+    rateLimit: 'default',
+    success: { status: 200, schema: keyListResponseSchema, description: 'Every key, oldest first' },
+    errors: [],
+  },
+  createKey: {
+    operationId: 'createKey',
+    method: 'POST',
+    path: '/v1/keys',
+    summary: "Create a live API key with at most the caller's scopes (shown once)",
+    tag: 'Account',
+    access: scope('keys'),
+    rateLimit: 'default',
+    body: createKeyBodySchema,
+    success: { status: 201, schema: createKeyResponseSchema, description: 'The new key' },
+    errors: ['invalid_params', 'invalid_json', 'payload_too_large'],
+  },
+  revokeKey: {
+    operationId: 'revokeKey',
+    method: 'DELETE',
+    path: '/v1/keys/:id',
+    summary: 'Revoke an API key at once',
+    tag: 'Account',
+    access: scope('keys'),
+    rateLimit: 'default',
+    params: keyIdParamsSchema,
+    success: { status: 200, schema: keyResponseSchema, description: 'The revoked key' },
+    errors: ['invalid_params', 'not_found'],
   },
 });
 

@@ -2,9 +2,14 @@ import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import { sql } from 'kysely';
 import serverPackage from '../package.json' with { type: 'json' };
+import { createAccountKeys } from './auth/account-keys.ts';
 import { type Accounts, createAccounts } from './auth/accounts.ts';
+import { createAttemptLimiter } from './auth/attempt-limiter.ts';
 import { createAuthenticator } from './auth/authenticate.ts';
+import { createDeviceLogin } from './auth/device-login.ts';
 import { createSignedUrlVerifier } from './auth/signed-url.ts';
+import { createWebSessions, sessionCookieSecret } from './auth/web-sessions.ts';
+import { createWebSignIn, SIGN_IN_LIMITS } from './auth/web-sign-in.ts';
 import { BACKGROUND_CATALOGUE } from './backgrounds/catalogue.ts';
 import { createBackgroundRenderCache } from './backgrounds/render-cache.ts';
 import { type Credits, createCredits } from './billing/credits.ts';
@@ -22,10 +27,12 @@ import type { Config } from './config/load-config.ts';
 import { createApiKeysRepository } from './db/api-keys-repository.ts';
 import { createCapturesRepository } from './db/captures-repository.ts';
 import { createCreditLedgerRepository } from './db/credit-ledger-repository.ts';
+import { createDeviceCodesRepository } from './db/device-codes-repository.ts';
 import { createJobsRepository } from './db/jobs-repository.ts';
 import { type OpenedDatabase, openDatabase } from './db/open-database.ts';
 import { createProjectsRepository } from './db/projects-repository.ts';
 import { createUsersRepository } from './db/users-repository.ts';
+import { createWebSessionsRepository } from './db/web-sessions-repository.ts';
 import { configureSharp } from './encode/configure-sharp.ts';
 import { decodeToRaw } from './encode/decode-image.ts';
 import { buildHttpServer, closeHttpServer } from './http/build-http-server.ts';
@@ -33,8 +40,10 @@ import { registerCdnRoutes } from './http/cdn-routes.ts';
 import { createMetrics } from './http/metrics.ts';
 import { createRateLimiter } from './http/rate-limiter.ts';
 import { createRequestGuard } from './http/request-guard.ts';
+import { accountHandlers } from './http/routes/account.ts';
 import { backgroundHandlers, registerBackgroundAssetRoutes } from './http/routes/backgrounds.ts';
 import { captureHandlers } from './http/routes/capture.ts';
+import { deviceHandlers } from './http/routes/device.ts';
 import { projectHandlers, usageHandlers } from './http/routes/projects.ts';
 import { rawCaptureHandlers } from './http/routes/raw-capture.ts';
 import {
@@ -64,6 +73,8 @@ import { createCachedBlobStore } from './storage/cached-blob-store.ts';
 import { createLocalBlobStore } from './storage/local-blob-store.ts';
 import { createS3BlobStore } from './storage/s3-blob-store.ts';
 import { registerBackgroundsPage } from './web/backgrounds-page.ts';
+import { WRONG_CODE_LIMIT } from './web/device-pages.ts';
+import { registerWebPages } from './web/register-web-pages.ts';
 
 export const VERSION = serverPackage.version;
 
@@ -111,7 +122,8 @@ export interface App {
 export async function openCore(config: Config, options: AppOptions = {}) {
   const clock = options.clock ?? systemClock;
   const database = await openDatabase(config.database, { schema: options.databaseSchema });
-  const sealedBox = createSealedBox(loadMasterKey(config.secrets.secretKey, config.server.dataDir));
+  const masterKey = loadMasterKey(config.secrets.secretKey, config.server.dataDir);
+  const sealedBox = createSealedBox(masterKey);
   const repositories = {
     users: createUsersRepository(database.db),
     apiKeys: createApiKeysRepository(database.db),
@@ -129,7 +141,15 @@ export async function openCore(config: Config, options: AppOptions = {}) {
     credits: createCredits({ ledger: repositories.creditLedger, clock }),
     projects: createProjectService({ projects: repositories.projects, sealedBox, clock }),
   };
-  return { clock, database, services, repositories, apiKeys: repositories.apiKeys };
+  return {
+    clock,
+    database,
+    services,
+    repositories,
+    apiKeys: repositories.apiKeys,
+    users: repositories.users,
+    cookieSecret: sessionCookieSecret(masterKey),
+  };
 }
 
 function openBlobStore(config: Config): BlobStore {
@@ -276,6 +296,25 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     onError: (error, context) => logger.warn({ err: error, context }, 'job error'),
   });
 
+  // Device login, web sessions and key management (issue 11).
+  const deviceLogin = createDeviceLogin({
+    codes: createDeviceCodesRepository(core.database.db),
+    accounts: services.accounts,
+    clock: core.clock,
+    publicUrl: config.server.publicUrl,
+  });
+  const accountKeys = createAccountKeys({
+    accounts: services.accounts,
+    apiKeys: repositories.apiKeys,
+    clock: core.clock,
+  });
+  const webSessions = createWebSessions({
+    sessions: createWebSessionsRepository(core.database.db),
+    users: repositories.users,
+    clock: core.clock,
+  });
+  const attemptLimiter = (name: string, limit: { failures: number; windowSeconds: number }) =>
+    createAttemptLimiter({ name, ...limit, redis, prefix: config.redisPrefix });
   const http = await buildHttpServer({
     logger,
     bodyLimitBytes: config.limits.bodyLimitBytes,
@@ -306,6 +345,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       ...backgroundHandlers(BACKGROUND_CATALOGUE, config.server.publicUrl),
       ...projectHandlers(services.projects),
       ...usageHandlers(services.credits),
+      ...deviceHandlers(deviceLogin),
+      ...accountHandlers({ accounts: services.accounts, keys: accountKeys, credits: services.credits }),
       ...rawCaptureHandlers({ captures }),
       ...captureHandlers({ captures, jobs: jobService }),
     },
@@ -319,6 +360,26 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   registerCdnRoutes(http, { blobStore });
   registerBackgroundAssetRoutes(http, { catalogue: BACKGROUND_CATALOGUE, cache: backgroundRenders });
   registerBackgroundsPage(http, { catalogue: BACKGROUND_CATALOGUE });
+  await registerWebPages(http, {
+    sessions: webSessions,
+    cookieSecret: core.cookieSecret,
+    secureCookies: config.server.publicUrl.startsWith('https:'),
+    signIn: createWebSignIn({
+      db: core.database.db,
+      engine: core.database.engine,
+      users: repositories.users,
+      clock: core.clock,
+      defaultMonthlyCredits: config.credits.defaultMonthlyCredits,
+      failuresPerAccount: attemptLimiter('sign_in_account', SIGN_IN_LIMITS.perAccount),
+      failuresPerIp: attemptLimiter('sign_in_ip', SIGN_IN_LIMITS.perIp),
+    }),
+    deviceLogin,
+    wrongCodes: attemptLimiter('device_code_entry', WRONG_CODE_LIMIT),
+    clock: core.clock,
+    keys: accountKeys,
+    credits: services.credits,
+    projects: services.projects,
+  });
   await jobs.start({ consume: (options.role ?? 'all') !== 'api' });
 
   return {

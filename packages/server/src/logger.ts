@@ -1,13 +1,16 @@
-import { pino } from 'pino';
+import { type DestinationStream, type LoggerOptions, pino } from 'pino';
 
 /** Removes credentials from a logged URL (`api_key`, `signature`). */
 export function redactUrl(url: string): string {
   return url.replace(/([?&](?:api_key|signature)=)[^&#]*/gi, '$1[redacted]');
 }
 
-/** The JSON logger on stdout; credentials in headers and query strings are redacted. */
-export function createLogger(level: string) {
-  return pino({
+/**
+ * The JSON logger on stdout (or `destination`, which tests read); credentials in headers and
+ * query strings are redacted.
+ */
+export function createLogger(level: string, destination?: DestinationStream) {
+  const options: LoggerOptions = {
     level,
     redact: {
       paths: ['req.headers.authorization', 'req.headers.cookie', 'headers.authorization'],
@@ -20,5 +23,6 @@ export function createLogger(level: string) {
         ip: req.ip,
       }),
     },
-  });
+  };
+  return destination ? pino(options, destination) : pino(options);
 }

@@ -1,3 +1,4 @@
+import { SCOPES } from '@vitrine/contract';
 import { Command, Option } from 'commander';
 import { type ProcessRole, VERSION } from './app.ts';
 import { admin } from './commands/admin.ts';
@@ -31,10 +32,7 @@ adminCommand
   .command('create-key')
   .description('Create an API key (and the user, if needed); prints the key alone on the last line')
   .requiredOption('--email <email>')
-  .option(
-    '--scopes <list>',
-    'comma-separated: capture,raw,jobs,usage,projects,auth_profiles,renders (default: all)',
-  )
+  .option('--scopes <list>', `comma-separated: ${SCOPES.join(',')} (default: all)`)
   .option('--test', 'a test key: renders normally, never debits credits')
   .option('--credits <n>', "set the user's balance and monthly allocation")
   .option('--label <label>', 'a note shown in list-keys')

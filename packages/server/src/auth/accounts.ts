@@ -19,6 +19,13 @@ export interface IssuedKey {
   row: ApiKeyRow;
 }
 
+export interface NewKeyOptions {
+  mode: KeyMode;
+  scopes: Scope[];
+  label: string;
+  createdBy: ApiKeyRow['created_by'];
+}
+
 const EMAIL_PATTERN = /^[^\s@]{1,64}@[^\s@]{1,255}\.[^\s@]{2,}$/;
 
 export function normalizeEmail(email: string): string {
@@ -65,14 +72,12 @@ export function createAccounts(deps: AccountsDeps) {
     return (await users.findByEmail(normalizeEmail(email))) ?? createUser(email, null);
   }
 
-  async function issueKey(
-    user: UserRow,
-    options: { mode: KeyMode; scopes: Scope[]; label: string; createdBy: ApiKeyRow['created_by'] },
-  ): Promise<IssuedKey> {
+  /** A new key and its row, not stored yet (the device login stores it in its own transaction). */
+  function newKey(userId: string, options: NewKeyOptions): IssuedKey {
     const key = generateApiKey(options.mode);
     const row: ApiKeyRow = {
       id: newId('apiKey'),
-      user_id: user.id,
+      user_id: userId,
       key_hash: hashApiKey(key),
       display_prefix: displayPrefix(key),
       mode: options.mode,
@@ -83,8 +88,13 @@ export function createAccounts(deps: AccountsDeps) {
       last_used_at: null,
       revoked_at: null,
     };
-    await apiKeys.insert(row);
     return { key, row };
+  }
+
+  async function issueKey(user: UserRow, options: NewKeyOptions): Promise<IssuedKey> {
+    const issued = newKey(user.id, options);
+    await apiKeys.insert(issued.row);
+    return issued;
   }
 
   async function setCredits(email: string, remaining: number, monthly?: number): Promise<UserRow> {
@@ -95,7 +105,7 @@ export function createAccounts(deps: AccountsDeps) {
     return (await users.findById(user.id))!;
   }
 
-  return { createUser, findOrCreateUser, issueKey, setCredits, users, apiKeys };
+  return { createUser, findOrCreateUser, newKey, issueKey, setCredits, users, apiKeys };
 }
 
 export type Accounts = ReturnType<typeof createAccounts>;

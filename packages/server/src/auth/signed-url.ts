@@ -1,21 +1,8 @@
 import crypto from 'node:crypto';
-import { idPattern } from '@vitrine/contract';
+import { canonicalString, idPattern } from '@vitrine/contract';
 import type { Clock } from '../clock.ts';
 import type { ProjectRow } from '../db/projects-repository.ts';
 import { AppError } from '../errors/app-error.ts';
-
-/**
- * The canonical string of a signed request (contract.md section 4): METHOD, PATH and every
- * query pair but `signature`, each `encodeURIComponent(key)=encodeURIComponent(value)` on the
- * decoded values, sorted as whole strings (JavaScript's default sort) and joined by `&`.
- */
-export function canonicalString(method: string, path: string, pairs: ReadonlyMap<string, string>): string {
-  const encoded = [...pairs]
-    .filter(([key]) => key !== 'signature')
-    .map(([key, value]) => `${encodeURIComponent(key)}=${encodeURIComponent(value)}`)
-    .sort();
-  return `${method.toUpperCase()}\n${path}\n${encoded.join('&')}`;
-}
 
 export function signCanonical(secret: string, canonical: string): string {
   return crypto.createHmac('sha256', secret).update(canonical).digest('hex');

@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import { type Migration, type MigrationProvider, Migrator } from 'kysely/migration';
+import { deviceLoginMigration } from './migrations/0005-device-login.ts';
 
 /**
  * Migrations, in order. Types are chosen to mean the same on SQLite and PostgreSQL: text,
@@ -187,6 +188,7 @@ const MIGRATIONS: Record<string, Migration> = {
         .execute();
     },
   },
+  '0005_device_login': deviceLoginMigration,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

@@ -26,7 +26,8 @@ export interface ApiKeysTable {
   /** JSON array of scope names; empty means full access. */
   scopes: string;
   label: string;
-  created_by: 'admin' | 'device_login';
+  /** Who made it: an operator, the device login, the account page, or POST /v1/keys. */
+  created_by: 'admin' | 'device_login' | 'web' | 'api';
   created_at: string;
   last_used_at: string | null;
   revoked_at: string | null;
@@ -152,6 +153,40 @@ export interface WebhookDeliveriesTable {
   finished_at: string | null;
 }
 
+/** A device login code (contract.md section 6); the poll token is stored as its SHA-256 only. */
+export interface DeviceCodesTable {
+  id: string;
+  /** The 8 letters of the user code, without the dash. */
+  user_code: string;
+  poll_token_hash: string;
+  status: 'pending' | 'approved' | 'denied' | 'redeemed';
+  /** JSON array of the scopes asked for; empty means full access. */
+  scopes: string;
+  client_name: string | null;
+  client_ip: string;
+  user_agent: string | null;
+  /** Minimum seconds between polls; grows by 5 with every poll that comes too soon. */
+  interval_seconds: number;
+  created_at: string;
+  expires_at: string;
+  last_polled_at: string | null;
+  /** The user who approved or denied it. */
+  decided_by: string | null;
+  decided_at: string | null;
+  /** The key issued when the approved code was redeemed. */
+  api_key_id: string | null;
+}
+
+/** A signed-in browser session of the web pages; stored as the SHA-256 of its id, so it can be revoked. */
+export interface WebSessionsTable {
+  id_hash: string;
+  user_id: string;
+  ip: string;
+  user_agent: string | null;
+  created_at: string;
+  expires_at: string;
+}
+
 export interface Database {
   queue_jobs: QueueJobsTable;
   jobs: JobsTable;
@@ -161,6 +196,8 @@ export interface Database {
   api_keys: ApiKeysTable;
   projects: ProjectsTable;
   credit_ledger: CreditLedgerTable;
+  device_codes: DeviceCodesTable;
+  web_sessions: WebSessionsTable;
 }
 
 export type Db = Kysely<Database>;

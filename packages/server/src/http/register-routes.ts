@@ -12,7 +12,7 @@ import type { RouteHandler, RouteHandlers } from './route-handler.ts';
 /** Error responses of a route for the OpenAPI document, grouped by status. */
 function errorResponses(route: RouteDefinition): Record<number, unknown> {
   const shared: readonly ErrorCode[] =
-    route.access.kind === 'scope'
+    route.access.kind !== 'public'
       ? AUTHENTICATED_ROUTE_ERRORS
       : ['unauthorized', 'rate_limited', 'internal_error'];
   const codes = new Set<ErrorCode>([...route.errors, ...shared]);
@@ -57,7 +57,9 @@ export function registerRoutes(
         tags: [route.tag],
         ...(route.access.kind === 'scope'
           ? { security: [{ bearerAuth: [] }], description: `Requires scope \`${route.access.scope}\`.` }
-          : { description: 'Public: no API key needed (an invalid one still gets 401).' }),
+          : route.access.kind === 'key'
+            ? { security: [{ bearerAuth: [] }], description: 'Any valid API key, whatever its scopes.' }
+            : { description: 'Public: no API key needed (an invalid one still gets 401).' }),
         ...(route.params ? { params: route.params } : {}),
         ...(route.query ? { querystring: route.query } : {}),
         ...(route.body ? { body: route.body } : {}),

@@ -60,11 +60,11 @@ export function createRequestGuard(deps: {
           scopes: [],
         };
       }
-      if (route.access.kind === 'scope') {
+      if (route.access.kind !== 'public') {
         if (!principal) {
           throw new AppError('unauthorized', 'Missing API key: send "Authorization: Bearer <API key>"');
         }
-        requireScope(principal, route.access.scope);
+        if (route.access.kind === 'scope') requireScope(principal, route.access.scope);
       }
       request.principal = principal;
       if (route.rateLimit === 'none') return;

@@ -10,8 +10,8 @@ export interface HandlerContext<R extends RouteDefinition> {
   params: Input<R['params']>;
   query: Input<R['query']>;
   body: Input<R['body']>;
-  /** Set on every route that requires a scope; null on public routes. */
-  principal: R['access'] extends { kind: 'scope' } ? Principal : Principal | null;
+  /** Set on every route that requires a key (with or without a scope); may be null on public routes. */
+  principal: R['access'] extends { kind: 'scope' | 'key' } ? Principal : Principal | null;
   request: FastifyRequest;
   reply: FastifyReply;
 }

@@ -1,0 +1,103 @@
+import { captureRequestSchema, outputSchema, rawCaptureRequestSchema } from '@vitrine/contract';
+import { Command } from 'commander';
+import { describe, expect, it } from 'vitest';
+import { addFieldOptions, bodyFromOptions, fieldFlags, validateBody } from './capture-flags.ts';
+import { CliError, EXIT } from './exit-codes.ts';
+
+function parse(args: string[], schema = captureRequestSchema) {
+  const flags = fieldFlags(schema);
+  const command = new Command('capture').exitOverride().argument('<url>');
+  addFieldOptions(command, flags);
+  command.parse(['https://example.com', ...args], { from: 'user' });
+  const body = bodyFromOptions(flags, command.opts());
+  return validateBody(schema, { url: 'https://example.com', ...body }, flags);
+}
+
+describe('capture flags derived from the contract', () => {
+  it('has a flag for every field of the capture request (output.* as --format, --width, ...)', () => {
+    const flags = fieldFlags(captureRequestSchema);
+    const paths = flags.map((f) => f.path.join('.'));
+    for (const field of Object.keys(captureRequestSchema.shape)) {
+      if (field === 'url' || field === 'site') continue;
+      if (field === 'output') {
+        for (const sub of Object.keys(outputSchema.shape)) expect(paths).toContain(`output.${sub}`);
+      } else {
+        expect(paths, field).toContain(field);
+      }
+    }
+    expect(new Set(flags.map((f) => f.flag)).size).toBe(flags.length);
+    expect(flags.find((f) => f.flag === '--dark-mode')).toMatchObject({
+      path: ['dark_mode'],
+      kind: 'boolean',
+    });
+    expect(flags.find((f) => f.flag === '--format')?.choices).toEqual(['png', 'webp', 'jpg']);
+  });
+
+  it('raw takes only the target and output fields', () => {
+    const raw = fieldFlags(rawCaptureRequestSchema).map((f) => f.flag);
+    expect(raw).toContain('--full-page');
+    expect(raw).toContain('--format');
+    expect(raw).not.toContain('--device');
+    expect(raw).not.toContain('--title');
+  });
+
+  it('parses every kind into the request body', () => {
+    expect(
+      parse([
+        '--device',
+        'iphone-16-pro',
+        '--padding',
+        '32.5',
+        '--dark-mode',
+        '--no-full-page',
+        '--block',
+        'ads',
+        '--block',
+        'image',
+        '--viewport',
+        '1280x800',
+        '--wait-for',
+        '1500',
+        '--format',
+        'webp',
+        '--dpr',
+        '2',
+        '--title',
+        'Hello, world',
+      ]),
+    ).toEqual({
+      url: 'https://example.com',
+      device: 'iphone-16-pro',
+      padding: 32.5,
+      dark_mode: true,
+      full_page: false,
+      block: ['ads', 'image'],
+      viewport: { width: 1280, height: 800 },
+      wait_for: 1500,
+      output: { format: 'webp', dpr: 2 },
+      title: 'Hello, world',
+    });
+    expect(parse(['--wait-for', '#app .ready'])).toMatchObject({ wait_for: '#app .ready' });
+  });
+
+  it('refuses bad values naming the flag and the valid values', () => {
+    const refused = (args: string[]) => {
+      try {
+        parse(args);
+      } catch (error) {
+        return error;
+      }
+      throw new Error('accepted');
+    };
+    const padding = refused(['--padding', 'wide']) as CliError;
+    expect(padding).toBeInstanceOf(CliError);
+    expect(padding.exitCode).toBe(EXIT.usage);
+    expect(padding.message).toBe('Invalid --padding: expected a number, got "wide"');
+    expect((refused(['--padding', '9999']) as CliError).message).toMatch(/^Invalid --padding: /);
+    expect((refused(['--viewport', 'big']) as CliError).message).toContain('WIDTHxHEIGHT');
+    expect((refused(['--viewport', '10x10']) as CliError).message).toMatch(/^Invalid --viewport: /);
+    expect((refused(['--width', '0']) as CliError).message).toMatch(/^Invalid --width: /);
+    // commander itself refuses values outside the choices
+    expect(String(refused(['--device', 'toaster']))).toContain('iphone-16-pro');
+  });
+});

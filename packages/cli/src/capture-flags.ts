@@ -1,0 +1,245 @@
+import {
+  aiFieldsShape,
+  asyncFieldsShape,
+  backgroundFieldsShape,
+  composeModeFieldsShape,
+  deliveryFieldsShape,
+  depthBlurFieldsShape,
+  deviceFieldsShape,
+  frameFieldsShape,
+  outputSchema,
+  perspectiveFieldsShape,
+  targetFieldsShape,
+  textOverlayFieldsShape,
+  titleFieldsShape,
+} from '@vitrine/contract';
+import { type Command, Option } from 'commander';
+import type { z } from 'zod';
+import { CliError, EXIT } from './exit-codes.ts';
+
+/**
+ * Command-line flags derived from the contract's capture schemas: every field of the request
+ * body becomes a flag (`dark_mode` -> `--dark-mode`), so a field added to the contract is a
+ * flag without touching the CLI. Values are parsed by kind and the assembled body is validated
+ * with the same schema the server uses.
+ */
+
+/** Interface.md's groups of capture fields, for the help text and the reference. */
+const FIELD_GROUPS: readonly [string, Record<string, unknown>][] = [
+  ['Target and browser', targetFieldsShape],
+  ['Device frame', deviceFieldsShape],
+  ['Background', backgroundFieldsShape],
+  ['Frame geometry, border and shadow', frameFieldsShape],
+  ['Perspective and camera', perspectiveFieldsShape],
+  ['Depth blur', depthBlurFieldsShape],
+  ['Title, subtitle, badge', titleFieldsShape],
+  ['Free text overlay', textOverlayFieldsShape],
+  ['AI assistance', aiFieldsShape],
+  ['Output and delivery', { ...deliveryFieldsShape, ...composeModeFieldsShape, ...asyncFieldsShape }],
+];
+
+/** Fields given as the positional argument rather than a flag. */
+const POSITIONAL_FIELDS = new Set(['url', 'site']);
+
+type Kind = 'string' | 'number' | 'boolean' | 'enum' | 'list' | 'viewport' | 'number-or-string' | 'json';
+
+export interface FieldFlag {
+  /** Path of the field in the request body, e.g. ['output', 'format']. */
+  path: string[];
+  /** `--dark-mode` */
+  flag: string;
+  kind: Kind;
+  group: string;
+  description: string;
+  choices?: string[];
+}
+
+interface ZodInternals {
+  _zod: { def: { type: string; innerType?: unknown; values?: unknown[]; options?: unknown[] } };
+  description?: string;
+  minValue?: number | null;
+  maxValue?: number | null;
+  isInt?: boolean;
+  options?: string[];
+  shape?: Record<string, unknown>;
+}
+
+/** The field's documented default (the contract's CAPTURE_DEFAULTS, published in its metadata). */
+function documentedDefault(schema: unknown): unknown {
+  return (schema as { meta?: () => Record<string, unknown> | undefined }).meta?.()?.default;
+}
+
+function unwrap(schema: unknown): { inner: ZodInternals; description: string | undefined } {
+  let current = schema as ZodInternals;
+  let description = current.description;
+  while (['optional', 'default', 'nullable'].includes(current._zod.def.type)) {
+    current = current._zod.def.innerType as ZodInternals;
+    description ??= current.description;
+  }
+  return { inner: current, description };
+}
+
+function kebab(name: string): string {
+  return name.replaceAll('_', '-');
+}
+
+function bounds(inner: ZodInternals): string {
+  const min = inner.minValue;
+  const max = inner.maxValue;
+  const finite = (n: number | null | undefined) => n !== null && n !== undefined && Number.isFinite(n);
+  const range = finite(min) && finite(max) ? `${min}..${max}` : '';
+  return [inner.isInt ? 'integer' : 'number', range].filter(Boolean).join(' ');
+}
+
+function describeField(name: string, group: string, schema: unknown, pathPrefix: string[] = []): FieldFlag {
+  const { inner, description } = unwrap(schema);
+  const type = inner._zod.def.type;
+  const field = [...pathPrefix, name].join('.');
+  const base = { path: [...pathPrefix, name], flag: `--${kebab(name)}`, group };
+  const fallback = documentedDefault(schema);
+  const shown =
+    fallback === undefined
+      ? ''
+      : typeof fallback === 'object' && fallback !== null && 'width' in fallback && 'height' in fallback
+        ? `; default ${fallback.width}x${fallback.height}`
+        : `; default ${typeof fallback === 'string' ? fallback : JSON.stringify(fallback)}`;
+  const about = `${description ? `${field}: ${description}` : `Sets ${field}`}${shown}`;
+  if (type === 'enum') return { ...base, kind: 'enum', choices: inner.options ?? [], description: about };
+  if (type === 'literal') {
+    const values = (inner._zod.def.values ?? []).map(String);
+    return { ...base, kind: 'enum', choices: values, description: about };
+  }
+  if (type === 'number') return { ...base, kind: 'number', description: `${about} (${bounds(inner)})` };
+  if (type === 'boolean') return { ...base, kind: 'boolean', description: `${about} (true)` };
+  if (type === 'string') return { ...base, kind: 'string', description: about };
+  if (type === 'array')
+    return { ...base, kind: 'list', description: `${about} (repeat the flag for several)` };
+  if (name === 'viewport' && type === 'object') {
+    return { ...base, kind: 'viewport', description: `${about} (WIDTHxHEIGHT, e.g. 1440x900)` };
+  }
+  if (type === 'union') return { ...base, kind: 'number-or-string', description: about };
+  return { ...base, kind: 'json', description: `${about} (JSON)` };
+}
+
+/** Every field of `schema` as a flag; `output.*` fields become `--format`, `--width`, ... */
+export function fieldFlags(schema: z.ZodObject): FieldFlag[] {
+  const flags: FieldFlag[] = [];
+  for (const [name, field] of Object.entries(schema.shape)) {
+    if (POSITIONAL_FIELDS.has(name)) continue;
+    const group = FIELD_GROUPS.find(([, shape]) => name in shape)?.[0] ?? 'Other fields';
+    if (name === 'output') {
+      for (const [sub, subField] of Object.entries(outputSchema.shape)) {
+        flags.push(describeField(sub, group, subField, ['output']));
+      }
+      continue;
+    }
+    flags.push(describeField(name, group, field));
+  }
+  return flags;
+}
+
+function collect(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
+}
+
+/** Adds the flags to a command, grouped in its help by interface.md's sections. */
+export function addFieldOptions(command: Command, flags: readonly FieldFlag[]): void {
+  for (const flag of flags) {
+    if (flag.kind === 'boolean') {
+      const group = `${flag.group}:`;
+      command.addOption(new Option(flag.flag, flag.description).helpGroup(group));
+      command.addOption(
+        new Option(`--no-${flag.flag.slice(2)}`, `${flag.path.join('.')} (false)`).helpGroup(group),
+      );
+      continue;
+    }
+    const placeholder =
+      flag.kind === 'viewport'
+        ? '<WxH>'
+        : flag.kind === 'list'
+          ? '<value>'
+          : `<${flag.kind === 'number' ? 'n' : 'value'}>`;
+    const option = new Option(`${flag.flag} ${placeholder}`, flag.description).helpGroup(`${flag.group}:`);
+    if (flag.choices) option.choices(flag.choices);
+    if (flag.kind === 'list') option.argParser(collect);
+    command.addOption(option);
+  }
+}
+
+function attributeOf(flag: FieldFlag): string {
+  return flag.flag.slice(2).replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+}
+
+function parseValue(flag: FieldFlag, raw: unknown): unknown {
+  if (flag.kind === 'boolean' || flag.kind === 'list') return raw;
+  const text = String(raw);
+  const number = () => {
+    const value = text.trim() === '' ? Number.NaN : Number(text);
+    if (!Number.isFinite(value))
+      throw new CliError(`Invalid ${flag.flag}: expected a number, got "${text}"`, EXIT.usage);
+    return value;
+  };
+  switch (flag.kind) {
+    case 'number':
+      return number();
+    case 'enum':
+      return flag.choices?.every((c) => /^-?\d+$/.test(c)) ? number() : text;
+    case 'viewport': {
+      const match = /^(\d{1,5})x(\d{1,5})$/i.exec(text.trim());
+      if (!match)
+        throw new CliError(
+          `Invalid ${flag.flag}: expected WIDTHxHEIGHT like 1440x900, got "${text}"`,
+          EXIT.usage,
+        );
+      return { width: Number(match[1]), height: Number(match[2]) };
+    }
+    case 'number-or-string':
+      return /^\d+$/.test(text) ? Number(text) : text;
+    case 'json':
+      try {
+        return JSON.parse(text);
+      } catch {
+        throw new CliError(`Invalid ${flag.flag}: expected JSON, got "${text}"`, EXIT.usage);
+      }
+    default:
+      return text;
+  }
+}
+
+/** The request body from parsed commander options (only the flags that were given). */
+export function bodyFromOptions(
+  flags: readonly FieldFlag[],
+  options: Record<string, unknown>,
+): Record<string, unknown> {
+  const body: Record<string, unknown> = {};
+  for (const flag of flags) {
+    const raw = options[attributeOf(flag)];
+    if (raw === undefined) continue;
+    let target = body;
+    for (const key of flag.path.slice(0, -1)) {
+      target[key] ??= {};
+      target = target[key] as Record<string, unknown>;
+    }
+    target[flag.path[flag.path.length - 1]!] = parseValue(flag, raw);
+  }
+  return body;
+}
+
+/** Validates a body with the contract's schema; the first problem names the flag, not the field. */
+export function validateBody<S extends z.ZodType>(
+  schema: S,
+  body: unknown,
+  flags: readonly FieldFlag[],
+): z.output<S> {
+  const result = schema.safeParse(body);
+  if (result.success) return result.data;
+  const problems = result.error.issues.map((issue) => {
+    const path = issue.path.map(String);
+    const flag =
+      flags.find((f) => f.path.join('.') === path.join('.')) ?? flags.find((f) => f.path[0] === path[0]);
+    const name = flag?.flag ?? (path.length > 0 ? path.join('.') : 'the request');
+    return `Invalid ${name}: ${issue.message}`;
+  });
+  const more = problems.length > 1 ? ` (and ${problems.length - 1} more problems)` : '';
+  throw new CliError(`${problems[0]}${more}`, EXIT.usage);
+}

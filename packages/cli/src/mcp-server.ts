@@ -1,0 +1,176 @@
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import {
+  BACKGROUND_GROUPS,
+  BACKGROUND_THEMES,
+  type CaptureResult,
+  captureRequestSchema,
+  jobParamsSchema,
+  rawCaptureRequestSchema,
+} from '@vitrine/contract';
+import { z } from 'zod';
+import { type ApiClient, ApiError } from './api-client.ts';
+import { CliError } from './exit-codes.ts';
+
+/** Images larger than this are linked, not embedded, in a tool result. */
+const MAX_EMBEDDED_IMAGE_BYTES = 8 * 1024 * 1024;
+const CAPTURE_TIMEOUT_MS = 300_000;
+
+const includeImage = z
+  .boolean()
+  .optional()
+  .describe('Also return the image itself (not only its URL), so you can look at it');
+
+/** Tool inputs: the contract's own request schemas, plus `include_image`. */
+export const MCP_TOOL_INPUTS = {
+  capture: captureRequestSchema.extend({ include_image: includeImage }),
+  raw_capture: rawCaptureRequestSchema.extend({ include_image: includeImage }),
+  list_backgrounds: z.strictObject({
+    q: z.string().max(200).optional().describe('Search name, pack and tags'),
+    theme: z.enum(BACKGROUND_THEMES).optional(),
+    pack: z.string().max(200).optional().describe('Comma-separated pack names'),
+    group: z.enum(BACKGROUND_GROUPS).optional(),
+    limit: z.number().int().min(1).max(200).optional().describe('Default 50'),
+    offset: z.number().int().min(0).optional(),
+  }),
+  job_status: z.strictObject({ job_id: jobParamsSchema.shape.id }),
+} as const;
+
+type Content = { type: 'text'; text: string } | { type: 'image'; data: string; mimeType: string };
+type ToolResult = { content: Content[]; isError?: boolean };
+
+function failure(error: unknown): ToolResult {
+  const text =
+    error instanceof ApiError
+      ? `${error.code}: ${error.message}${error.details ? ` ${JSON.stringify(error.details)}` : ''}`
+      : error instanceof CliError
+        ? error.message
+        : 'Unexpected failure in the Vitrine MCP server';
+  return { isError: true, content: [{ type: 'text', text }] };
+}
+
+async function captureContent(
+  client: ApiClient,
+  result: CaptureResult,
+  withImage: boolean | undefined,
+): Promise<ToolResult> {
+  const content: Content[] = [
+    {
+      type: 'text',
+      text: `Image URL: ${result.url}\n${result.width}x${result.height} ${result.format}, ${result.credits_used} credits${result.cached ? ' (cached)' : ''}${result.warnings.length > 0 ? `\nWarnings: ${result.warnings.join('; ')}` : ''}`,
+    },
+    { type: 'text', text: JSON.stringify(result) },
+  ];
+  if (withImage) {
+    const { bytes, contentType } = await client.download(result.url);
+    if (bytes.length <= MAX_EMBEDDED_IMAGE_BYTES) {
+      content.push({
+        type: 'image',
+        data: bytes.toString('base64'),
+        mimeType: contentType ?? `image/${result.format === 'jpg' ? 'jpeg' : result.format}`,
+      });
+    } else {
+      content.push({
+        type: 'text',
+        text: `The image is ${bytes.length} bytes, too large to embed; fetch it from the URL.`,
+      });
+    }
+  }
+  return { content };
+}
+
+/**
+ * The Model Context Protocol server of `vitrine mcp`: capture, raw_capture, list_backgrounds and
+ * job_status as tools over stdio, each taking the contract's own input schema and calling the
+ * configured Vitrine server with the configured key.
+ */
+export function createMcpServer(client: ApiClient, version: string): McpServer {
+  const server = new McpServer({ name: 'vitrine', version });
+  const guarded =
+    <A>(run: (args: A) => Promise<ToolResult>) =>
+    async (args: A): Promise<ToolResult> => {
+      try {
+        return await run(args);
+      } catch (error) {
+        return failure(error);
+      }
+    };
+
+  server.registerTool(
+    'capture',
+    {
+      title: 'Styled screenshot',
+      description:
+        'Capture a web page and compose styling around it (device frame, background, padding, shadow, perspective, titles). Returns the image URL; with include_image also the image. With async: true it queues a job: poll it with job_status.',
+      inputSchema: MCP_TOOL_INPUTS.capture,
+    },
+    guarded(async (args: z.output<typeof MCP_TOOL_INPUTS.capture>) => {
+      const { include_image, ...body } = args;
+      const answer = await client.call('createCapture', { body, timeoutMs: CAPTURE_TIMEOUT_MS });
+      if ('job_id' in answer.body) {
+        return {
+          content: [{ type: 'text', text: `Queued job ${answer.body.job_id}; poll it with job_status.` }],
+        };
+      }
+      return captureContent(client, answer.body, include_image);
+    }),
+  );
+
+  server.registerTool(
+    'raw_capture',
+    {
+      title: 'Plain screenshot',
+      description:
+        'Capture a web page without styling (the screenshot alone). Returns the image URL; with include_image also the image.',
+      inputSchema: MCP_TOOL_INPUTS.raw_capture,
+    },
+    guarded(async (args: z.output<typeof MCP_TOOL_INPUTS.raw_capture>) => {
+      const { include_image, ...body } = args;
+      const { body: result } = await client.call('createRawCapture', { body, timeoutMs: CAPTURE_TIMEOUT_MS });
+      return captureContent(client, result, include_image);
+    }),
+  );
+
+  server.registerTool(
+    'list_backgrounds',
+    {
+      title: 'Hosted backgrounds',
+      description:
+        'List the gradient presets (capture field background_preset) and hosted backgrounds (capture field background).',
+      inputSchema: MCP_TOOL_INPUTS.list_backgrounds,
+    },
+    guarded(async (args: z.output<typeof MCP_TOOL_INPUTS.list_backgrounds>) => {
+      const { body } = await client.call('listBackgrounds', { query: { ...args } });
+      const lines = [
+        `Gradient presets (background_preset): ${body.presets.map((p) => p.background_preset).join(', ')}`,
+        `Hosted backgrounds (background), ${body.backgrounds.length} of ${body.total}:`,
+        ...body.backgrounds.map((b) => `- ${b.background}: ${b.name} (${b.theme}, ${b.pack})`),
+      ];
+      return { content: [{ type: 'text', text: lines.join('\n') }] };
+    }),
+  );
+
+  server.registerTool(
+    'job_status',
+    {
+      title: 'Async capture job',
+      description: 'The status of a capture queued with async: true, and its result once completed.',
+      inputSchema: MCP_TOOL_INPUTS.job_status,
+    },
+    guarded(async (args: z.output<typeof MCP_TOOL_INPUTS.job_status>) => {
+      const { body } = await client.call('getJob', { params: { id: args.job_id } });
+      return { content: [{ type: 'text', text: JSON.stringify(body) }] };
+    }),
+  );
+
+  return server;
+}
+
+/** Serves MCP on stdin/stdout until the client closes the stream. */
+export async function serveMcp(client: ApiClient, version: string): Promise<void> {
+  const server = createMcpServer(client, version);
+  await server.connect(new StdioServerTransport());
+  await new Promise<void>((resolve) => {
+    server.server.onclose = () => resolve();
+  });
+}
