@@ -11,8 +11,8 @@ import { buildScene } from '../packages/server/src/compose/scene.ts';
 import { loadFontCatalogue } from '../packages/server/src/compose/text/font-catalogue.ts';
 import { configureSharp } from '../packages/server/src/encode/configure-sharp.ts';
 import { encodeImage } from '../packages/server/src/encode/encode-image.ts';
-import { testPool } from '../test/capture/capture-test-kit.ts';
-import { fakeAppScreenshot } from '../test/compose/fake-screenshot.ts';
+import { testPool } from '../test/support/capture-test-kit.ts';
+import { fakeAppScreenshot } from '../test/support/fake-screenshot.ts';
 import { interleaved, type Stats, stats, timed } from './measure.ts';
 
 /**

@@ -13,7 +13,7 @@
 import { execFileSync } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
-import { startFixtureServer } from '../test/helpers/fixture-server.ts';
+import { startFixtureServer } from '../test/support/fixture-server.ts';
 import { barePlaywright, captureWebsitePerCall, captureWebsiteWarm } from './baselines.ts';
 import { benchCompose } from './compose.ts';
 import {

@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { pino } from 'pino';
-import { startTestApp, type TestApp } from '../test/helpers/test-app.ts';
+import { startTestApp, type TestApp } from '../test/support/test-app.ts';
 
 /** What the service logged about one request: its own time and, for fresh renders, its phases. */
 export interface ServerSide {

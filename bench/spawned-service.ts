@@ -2,7 +2,7 @@ import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { freePort } from '../test/helpers/test-app.ts';
+import { freePort } from '../test/support/test-app.ts';
 import { batch, commandLine, memorySampler, percentile, processTree, sleep, treeMemory } from './measure.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');

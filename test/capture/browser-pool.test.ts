@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserPool } from '../../packages/server/src/capture/browser-pool.ts';
 import { capture } from '../../packages/server/src/capture/capture-page.ts';
 import { AppError } from '../../packages/server/src/errors/app-error.ts';
-import { type RunningServer, startFixtureServer } from '../helpers/fixture-server.ts';
-import { pageOptions, testPool } from './capture-test-kit.ts';
+import { pageOptions, testPool } from '../support/capture-test-kit.ts';
+import { type RunningServer, startFixtureServer } from '../support/fixture-server.ts';
 
 let server: RunningServer;
 const settings = { navigationTimeoutMs: 10_000 };

@@ -5,8 +5,8 @@ import type { BrowserPool } from '../../packages/server/src/capture/browser-pool
 import { capture, type PageCaptureSettings } from '../../packages/server/src/capture/capture-page.ts';
 import type { PageCaptureOptions } from '../../packages/server/src/capture/page-capture-options.ts';
 import { AppError } from '../../packages/server/src/errors/app-error.ts';
-import { type RunningServer, startFixtureServer } from '../helpers/fixture-server.ts';
-import { decode, near, pageOptions, testPool } from './capture-test-kit.ts';
+import { decode, near, pageOptions, testPool } from '../support/capture-test-kit.ts';
+import { type RunningServer, startFixtureServer } from '../support/fixture-server.ts';
 
 const RED: [number, number, number] = [255, 0, 0];
 const GREEN: [number, number, number] = [0, 255, 0];

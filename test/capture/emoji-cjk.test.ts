@@ -2,8 +2,8 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { BrowserPool } from '../../packages/server/src/capture/browser-pool.ts';
 import { capture } from '../../packages/server/src/capture/capture-page.ts';
-import { type RunningServer, startFixtureServer } from '../helpers/fixture-server.ts';
-import { decode, pageOptions, testPool } from './capture-test-kit.ts';
+import { decode, pageOptions, testPool } from '../support/capture-test-kit.ts';
+import { type RunningServer, startFixtureServer } from '../support/fixture-server.ts';
 
 let server: RunningServer;
 let pool: BrowserPool;

@@ -5,8 +5,8 @@
  */
 import { chromium } from 'playwright-core';
 import { capture } from '../../packages/server/src/capture/capture-page.ts';
-import { startFixtureServer } from '../helpers/fixture-server.ts';
-import { pageOptions, testPool } from './capture-test-kit.ts';
+import { pageOptions, testPool } from '../support/capture-test-kit.ts';
+import { startFixtureServer } from '../support/fixture-server.ts';
 
 const rounds = Number(process.argv[2] ?? 25);
 const server = await startFixtureServer();

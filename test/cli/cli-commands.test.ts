@@ -4,9 +4,9 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configFile, writeStoredConfig } from '../../packages/cli/src/config-store.ts';
 import { EXIT } from '../../packages/cli/src/exit-codes.ts';
-import { runVitrine, startVitrine } from '../helpers/cli-runner.ts';
-import { startTestApp, type TestApp, type TestKey, uniqueName } from '../helpers/test-app.ts';
-import { createWebClient } from '../helpers/web-client.ts';
+import { runVitrine, startVitrine } from '../support/cli-runner.ts';
+import { startTestApp, type TestApp, type TestKey, uniqueName } from '../support/test-app.ts';
+import { createWebClient } from '../support/web-client.ts';
 
 /** The client's commands against a real server (captures that render live in test/e2e). */
 describe('vitrine commands against a real server', () => {

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/test-app.ts';
+import { startTestApp, type TestApp } from '../support/test-app.ts';
 
 const run = promisify(execFile);
 const CLI_PACKAGE = path.resolve(import.meta.dirname, '../../packages/cli');

@@ -19,8 +19,8 @@ import {
   type FontCatalogue,
   loadFontCatalogue,
 } from '../../packages/server/src/compose/text/font-catalogue.ts';
-import { testPool } from '../capture/capture-test-kit.ts';
-import { fakeAppScreenshot } from './fake-screenshot.ts';
+import { testPool } from '../support/capture-test-kit.ts';
+import { fakeAppScreenshot } from '../support/fake-screenshot.ts';
 import { half } from './gallery-scenes.ts';
 
 /**

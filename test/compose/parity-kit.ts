@@ -12,7 +12,7 @@ import {
 import { resolveStyle, type StyleRequest } from '../../packages/server/src/compose/resolve-style.ts';
 import { buildScene, type ScreenshotInfo } from '../../packages/server/src/compose/scene.ts';
 import type { RawImage } from '../../packages/server/src/image/raw-image.ts';
-import { testPool } from '../capture/capture-test-kit.ts';
+import { testPool } from '../support/capture-test-kit.ts';
 import { type RasterKit, useRasterKit } from './raster-kit.ts';
 
 export interface ParityKit extends RasterKit {

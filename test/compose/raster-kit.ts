@@ -13,8 +13,8 @@ import {
   loadFontCatalogue,
 } from '../../packages/server/src/compose/text/font-catalogue.ts';
 import type { RawImage } from '../../packages/server/src/image/raw-image.ts';
+import { fakeAppScreenshot, fakeMobileScreenshot } from '../support/fake-screenshot.ts';
 import { DEVICE_PAGE } from './device-gallery-scenes.ts';
-import { fakeAppScreenshot, fakeMobileScreenshot } from './fake-screenshot.ts';
 
 export interface RasterKit {
   fonts: FontCatalogue;

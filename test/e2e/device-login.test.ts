@@ -7,8 +7,8 @@ import { type Browser, chromium } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../packages/server/src/logger.ts';
-import { type RunningServer, startFixtureServer } from '../helpers/fixture-server.ts';
-import { startTestApp, type TestApp, uniqueName } from '../helpers/test-app.ts';
+import { type RunningServer, startFixtureServer } from '../support/fixture-server.ts';
+import { startTestApp, type TestApp, uniqueName } from '../support/test-app.ts';
 
 const BIN = path.resolve(import.meta.dirname, '../../bin/vitrine');
 const PASSWORD = 'e2e password, long enough';

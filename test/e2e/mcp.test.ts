@@ -5,8 +5,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningServer, startFixtureServer } from '../helpers/fixture-server.ts';
-import { startTestApp, type TestApp } from '../helpers/test-app.ts';
+import { type RunningServer, startFixtureServer } from '../support/fixture-server.ts';
+import { startTestApp, type TestApp } from '../support/test-app.ts';
 
 const BIN = path.resolve(import.meta.dirname, '../../bin/vitrine');
 

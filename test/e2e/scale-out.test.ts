@@ -6,10 +6,10 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningServer, startFixtureServer } from '../helpers/fixture-server.ts';
-import { verifyStandardWebhook, whsecOf } from '../helpers/standard-webhooks.ts';
-import { freePort, POSTGRES_URL, uniqueName } from '../helpers/test-app.ts';
 import { startS3rver, type TestS3Server } from '../storage/s3rver.ts';
+import { type RunningServer, startFixtureServer } from '../support/fixture-server.ts';
+import { verifyStandardWebhook, whsecOf } from '../support/standard-webhooks.ts';
+import { freePort, POSTGRES_URL, uniqueName } from '../support/test-app.ts';
 
 const run = promisify(execFile);
 const BIN = path.resolve(import.meta.dirname, '../../bin/vitrine');

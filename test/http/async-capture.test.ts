@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningServer, startFixtureServer } from '../helpers/fixture-server.ts';
-import { verifyStandardWebhook, whsecOf } from '../helpers/standard-webhooks.ts';
-import { startTestApp, type TestApp, type TestKey } from '../helpers/test-app.ts';
+import { type RunningServer, startFixtureServer } from '../support/fixture-server.ts';
+import { verifyStandardWebhook, whsecOf } from '../support/standard-webhooks.ts';
+import { startTestApp, type TestApp, type TestKey } from '../support/test-app.ts';
 
 interface ReceivedHook {
   headers: Record<string, string>;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateApiKey } from '../../packages/server/src/auth/api-key-format.ts';
-import { ENGINES, startTestApp, type TestApp, type TestKey } from '../helpers/test-app.ts';
+import { ENGINES, startTestApp, type TestApp, type TestKey } from '../support/test-app.ts';
 
 describe.each(ENGINES)('authentication, scopes and the error envelope on %s', (engine) => {
   let t: TestApp;

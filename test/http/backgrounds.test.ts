@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/test-app.ts';
+import { startTestApp, type TestApp } from '../support/test-app.ts';
 
 describe('backgrounds catalogue over HTTP', () => {
   let t: TestApp;

@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningServer, startFixtureServer } from '../helpers/fixture-server.ts';
-import { startTestApp, type TestApp, type TestKey } from '../helpers/test-app.ts';
+import { type RunningServer, startFixtureServer } from '../support/fixture-server.ts';
+import { startTestApp, type TestApp, type TestKey } from '../support/test-app.ts';
 
 describe('captures in device frames', () => {
   let t: TestApp;

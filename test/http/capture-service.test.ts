@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serialiseResolvedCapture } from '../../packages/server/src/captures/resolved-capture.ts';
-import { type RunningServer, startFixtureServer } from '../helpers/fixture-server.ts';
-import { ENGINES, startTestApp, type TestApp, type TestKey } from '../helpers/test-app.ts';
+import { type RunningServer, startFixtureServer } from '../support/fixture-server.ts';
+import { ENGINES, startTestApp, type TestApp, type TestKey } from '../support/test-app.ts';
 
 /**
  * The capture service is the one home of a capture request: every path checks the project the

@@ -2,8 +2,8 @@ import crypto from 'node:crypto';
 import { chromium } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningServer, startFixtureServer } from '../helpers/fixture-server.ts';
-import { startTestApp, type TestApp, type TestKey } from '../helpers/test-app.ts';
+import { type RunningServer, startFixtureServer } from '../support/fixture-server.ts';
+import { startTestApp, type TestApp, type TestKey } from '../support/test-app.ts';
 
 /**
  * A client's signer, written from contract.md section 4 alone (not our server code): pairs of

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ENGINES, startTestApp, type TestApp, uniqueName } from '../helpers/test-app.ts';
-import { createWebClient, type WebClient } from '../helpers/web-client.ts';
+import { ENGINES, startTestApp, type TestApp, uniqueName } from '../support/test-app.ts';
+import { createWebClient, type WebClient } from '../support/web-client.ts';
 
 const CODE_PATTERN = /^[BCDFGHJKLMNPQRSTVWXZ]{4}-[BCDFGHJKLMNPQRSTVWXZ]{4}$/;
 const PASSWORD = 'correct horse battery';

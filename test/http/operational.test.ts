@@ -1,7 +1,7 @@
 import { validate } from '@readme/openapi-parser';
 import { ROUTES, type RouteDefinition } from '@vitrine/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/test-app.ts';
+import { startTestApp, type TestApp } from '../support/test-app.ts';
 
 describe('health, metrics, OpenAPI and the reference page', () => {
   let t: TestApp;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ENGINES, startTestApp, type TestApp, type TestKey } from '../helpers/test-app.ts';
+import { ENGINES, startTestApp, type TestApp, type TestKey } from '../support/test-app.ts';
 
 describe.each(ENGINES)('projects API on %s', (engine) => {
   let t: TestApp;

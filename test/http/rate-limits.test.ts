@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/test-app.ts';
+import { startTestApp, type TestApp } from '../support/test-app.ts';
 
 const LIMITS = { VITRINE_RATE_LIMIT_DEFAULT_PER_MINUTE: '5' };
 

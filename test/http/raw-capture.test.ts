@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningServer, startCanary, startFixtureServer } from '../helpers/fixture-server.ts';
-import { startTestApp, type TestApp, type TestKey } from '../helpers/test-app.ts';
+import { type RunningServer, startCanary, startFixtureServer } from '../support/fixture-server.ts';
+import { startTestApp, type TestApp, type TestKey } from '../support/test-app.ts';
 
 // POST /v1/raw end to end: real Chromium behind the egress proxy, sharp, the blob store, the CDN.
 describe('POST /v1/raw', () => {
@@ -191,7 +191,7 @@ describe('POST /v1/raw', () => {
 
 describe('render observability', () => {
   it('logs and exports every phase of a render', async () => {
-    const { startFixtureServer } = await import('../helpers/fixture-server.ts');
+    const { startFixtureServer } = await import('../support/fixture-server.ts');
     const fixtures = await startFixtureServer();
     const t = await startTestApp('sqlite', { env: { VITRINE_ALLOW_TARGETS: '127.0.0.2' } });
     try {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningServer, startFixtureServer } from '../helpers/fixture-server.ts';
-import { startTestApp, type TestApp, type TestKey } from '../helpers/test-app.ts';
+import { type RunningServer, startFixtureServer } from '../support/fixture-server.ts';
+import { startTestApp, type TestApp, type TestKey } from '../support/test-app.ts';
 
 // Issue 3's reliability promises, observed through the HTTP API with real Chromium.
 describe('capture service under load and failure', () => {

@@ -1,6 +1,6 @@
 import net from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { startTestApp } from '../helpers/test-app.ts';
+import { startTestApp } from '../support/test-app.ts';
 
 describe('graceful shutdown', () => {
   it('does not wait for a client that stalls mid-request', async () => {

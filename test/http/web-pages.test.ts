@@ -1,8 +1,8 @@
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../packages/server/src/logger.ts';
-import { ENGINES, startTestApp, type TestApp, uniqueName } from '../helpers/test-app.ts';
-import { createWebClient } from '../helpers/web-client.ts';
+import { ENGINES, startTestApp, type TestApp, uniqueName } from '../support/test-app.ts';
+import { createWebClient } from '../support/web-client.ts';
 
 const PASSWORD = 'a long enough password';
 const SAME_FAILURE = 'Sign-in failed. Check the email and password';

@@ -123,7 +123,7 @@ export function captureOf(url: string): ResolvedCapture {
 
 export const CAPTURE: ResolvedCapture = captureOf('https://example.com/');
 
-export { verifyStandardWebhook } from '../helpers/standard-webhooks.ts';
+export { verifyStandardWebhook } from '../support/standard-webhooks.ts';
 
 export interface ReceivedHook {
   headers: http.IncomingHttpHeaders;

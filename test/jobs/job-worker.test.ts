@@ -18,7 +18,7 @@ import { createTargetPolicy } from '../../packages/server/src/netpolicy/target-p
 import { createEmbeddedJobQueue } from '../../packages/server/src/queue/embedded-job-queue.ts';
 import { type JobConsumer, startJobConsumer } from '../../packages/server/src/queue/job-consumer.ts';
 import type { JobQueue } from '../../packages/server/src/queue/job-queue.ts';
-import { ENGINES } from '../helpers/test-app.ts';
+import { ENGINES } from '../support/test-app.ts';
 import {
   CAPTURE,
   captureOf,

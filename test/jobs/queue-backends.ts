@@ -5,7 +5,7 @@ import { type OpenedDatabase, openDatabase } from '../../packages/server/src/db/
 import { createBullmqJobQueue } from '../../packages/server/src/queue/bullmq-job-queue.ts';
 import { createEmbeddedJobQueue } from '../../packages/server/src/queue/embedded-job-queue.ts';
 import type { JobQueue, JobQueueSettings } from '../../packages/server/src/queue/job-queue.ts';
-import { dropPostgresSchema, type Engine, POSTGRES_URL, uniqueName } from '../helpers/test-app.ts';
+import { dropPostgresSchema, type Engine, POSTGRES_URL, uniqueName } from '../support/test-app.ts';
 
 export const REDIS_URL = 'redis://127.0.0.1:6379';
 

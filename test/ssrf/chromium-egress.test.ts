@@ -17,7 +17,7 @@ import {
   type RunningServer,
   startCanary,
   startFixtureServer,
-} from '../helpers/fixture-server.ts';
+} from '../support/fixture-server.ts';
 
 const CHROMIUM_PATH = '/usr/bin/chromium';
 

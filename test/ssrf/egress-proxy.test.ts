@@ -14,7 +14,7 @@ import {
   type RunningServer,
   startCanary,
   startFixtureServer,
-} from '../helpers/fixture-server.ts';
+} from '../support/fixture-server.ts';
 import { proxyConnect, proxyGet, rawExchange } from './proxy-client.ts';
 
 /** Answers from a script: each lookup of a name takes the next answer (the last one repeats). */

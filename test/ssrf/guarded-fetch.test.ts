@@ -22,7 +22,7 @@ import {
   type RunningServer,
   startCanary,
   startFixtureServer,
-} from '../helpers/fixture-server.ts';
+} from '../support/fixture-server.ts';
 
 /** Each lookup of a name takes the next scripted answer (the last repeats); no real DNS. */
 function scriptedResolver(script: Record<string, string[][]>): Resolver & { calls: string[] } {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ENGINES, startTestApp, type TestApp } from '../../../../test/helpers/test-app.ts';
+import { ENGINES, startTestApp, type TestApp } from '../../../../test/support/test-app.ts';
 import type { Principal } from '../auth/authenticate.ts';
 
 // The credits contract, run on both engines: reserve is atomic (never overspends under
