@@ -2,6 +2,10 @@ import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import { sql } from 'kysely';
 import serverPackage from '../package.json' with { type: 'json' };
+import { createAiStep } from './ai/ai-step.ts';
+import type { AiProvider } from './ai/ai-types.ts';
+import { createBuiltinProvider } from './ai/builtin-provider.ts';
+import { createOpenAiProvider } from './ai/openai-provider.ts';
 import { createAccountKeys } from './auth/account-keys.ts';
 import { type Accounts, createAccounts } from './auth/accounts.ts';
 import { createAttemptLimiter } from './auth/attempt-limiter.ts';
@@ -77,6 +81,12 @@ import { WRONG_CODE_LIMIT } from './web/device-pages.ts';
 import { registerWebPages } from './web/register-web-pages.ts';
 
 export const VERSION = serverPackage.version;
+
+/** The AI provider: an OpenAI-compatible endpoint when configured, else the built-in engine. */
+function aiProviderOf(config: Config): AiProvider {
+  const { baseUrl, apiKey, model, timeoutMs } = config.ai;
+  return baseUrl ? createOpenAiProvider({ baseUrl, apiKey, model, timeoutMs }) : createBuiltinProvider();
+}
 
 /** How long in-flight requests may run on when the service stops. */
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -242,6 +252,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
         blockLists: createBlockListsLoader(),
       },
       compose,
+      decide: createAiStep({ provider: aiProviderOf(config) }),
       blobStore,
       pageCache: createPageCaptureCache({
         maxBytes: config.browser.pageCacheMegabytes * 1024 * 1024,

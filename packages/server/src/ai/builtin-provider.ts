@@ -65,7 +65,8 @@ export function decideBuiltin(input: AiInput): AiDecision {
   if (input.copy || prompt?.headlineTopic) {
     decision.copy = writeCopy(input.signals, type);
     if (prompt?.headlineTopic) {
-      const name = input.signals.ogSiteName ?? input.signals.title.split(/\s+[|\u2013\u2014:-]\s+/).pop() ?? '';
+      const name =
+        input.signals.ogSiteName ?? input.signals.title.split(/\s+[|\u2013\u2014:-]\s+/).pop() ?? '';
       decision.copy.headline = shorten(
         `${capitalise(prompt.headlineTopic)}${name ? `, built into ${name.trim()}` : ''}`,
         COPY_LIMITS.headline,

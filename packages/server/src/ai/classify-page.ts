@@ -34,14 +34,31 @@ export function classifyPage(s: PageSignals): { type: PageType; reasons: string[
       mentions(t, ['add to cart', 'add to bag', 'buy now', 'in stock', 'free shipping', 'checkout']) * 2,
     pricing:
       (c.prices >= 2 ? 2 : 0) +
-      mentions(t, ['pricing', 'per month', '/mo', 'per year', 'billed', 'free plan', 'enterprise', 'choose a plan']),
+      mentions(t, [
+        'pricing',
+        'per month',
+        '/mo',
+        'per year',
+        'billed',
+        'free plan',
+        'enterprise',
+        'choose a plan',
+      ]),
     blog:
       Math.min(c.articles, 2) +
       Math.min(c.times, 2) +
       mentions(t, ['min read', 'posted', 'written by', 'comments', 'subscribe to', 'read more']),
     portfolio:
       (c.images >= 6 ? 2 : 0) +
-      mentions(t, ['portfolio', 'selected work', 'my work', 'case study', 'projects', 'designer', 'photographer']),
+      mentions(t, [
+        'portfolio',
+        'selected work',
+        'my work',
+        'case study',
+        'projects',
+        'designer',
+        'photographer',
+      ]),
     landing:
       2 +
       (c.buttons >= 2 ? 1 : 0) +

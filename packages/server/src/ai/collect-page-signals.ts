@@ -13,6 +13,7 @@ export function collectPageSignals(): PageSignals {
   };
   const meta = (sel: string): string | null => clean(doc.querySelector(sel)?.getAttribute('content'));
   const count = (sel: string): number => doc.querySelectorAll(sel).length;
+  // biome-ignore lint/performance/useDomNodeTextContent: the visible text is what a reader sees
   const visibleText = (doc.body?.innerText ?? '').replace(/\s+/g, ' ').trim();
   const text = visibleText.toLowerCase().slice(0, 3000);
   const priceMatches = visibleText.match(/(?:[$€£¥]\s?\d[\d,.]*|\d[\d,.]*\s?(?:€|USD|EUR|GBP))/g) ?? [];
@@ -29,7 +30,14 @@ export function collectPageSignals(): PageSignals {
   };
   const rootStyle = getComputedStyle(doc.documentElement);
   const customProperties: string[] = [];
-  for (const name of ['--primary', '--brand', '--color-primary', '--brand-color', '--accent', '--secondary']) {
+  for (const name of [
+    '--primary',
+    '--brand',
+    '--color-primary',
+    '--brand-color',
+    '--accent',
+    '--secondary',
+  ]) {
     const value = rootStyle.getPropertyValue(name).trim();
     if (value) customProperties.push(`${name}: ${value}`);
   }
@@ -41,6 +49,7 @@ export function collectPageSignals(): PageSignals {
   const h1 = doc.querySelector('h1');
   return {
     title: clean(doc.title) ?? '',
+    // biome-ignore lint/performance/useDomNodeTextContent: the visible text is what a reader sees
     h1: clean((h1 as HTMLElement | null)?.innerText ?? h1?.textContent),
     metaDescription: meta('meta[name="description"]'),
     ogTitle: meta('meta[property="og:title"]'),
@@ -54,7 +63,9 @@ export function collectPageSignals(): PageSignals {
       passwordInputs: count('input[type="password"]'),
       inputs: count('input:not([type="hidden"]), textarea, select'),
       tables: count('table'),
-      charts: count('canvas, svg[class*="chart" i], [class*="chart" i] svg, [role="img"][aria-label*="chart" i]'),
+      charts: count(
+        'canvas, svg[class*="chart" i], [class*="chart" i] svg, [role="img"][aria-label*="chart" i]',
+      ),
       codeBlocks: count('pre, code'),
       articles: count('article, [itemtype*="BlogPosting"], [itemtype*="Article"]'),
       times: count('time'),
@@ -67,7 +78,11 @@ export function collectPageSignals(): PageSignals {
       products: count('[itemtype*="Product"], [class*="product" i], [class*="add-to-cart" i]'),
     },
     colors: {
-      buttons: colorOf('button, a[class*="btn" i], a[class*="button" i], [role="button"]', 'backgroundColor', 4),
+      buttons: colorOf(
+        'button, a[class*="btn" i], a[class*="button" i], [role="button"]',
+        'backgroundColor',
+        4,
+      ),
       links: colorOf('a', 'color', 4),
       headings: colorOf('h1, h2', 'color', 3),
       customProperties,

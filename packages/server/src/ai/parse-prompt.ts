@@ -29,8 +29,14 @@ const RULES: Rule[] = [
   [/\btilt(ed)? (to the )?right\b/, { perspective: 'tilt-right' }],
   [/\btilt(ed)? up\b/, { perspective: 'tilt-up' }],
   [/\btilt(ed)? down\b/, { perspective: 'tilt-down' }],
-  [/\b(strong|dramatic|steep) tilt (to the )?left\b|\btilt(ed)? (to the )?left,? (strong|dramatic)/, { perspective: 'tilt-left-strong' }],
-  [/\b(strong|dramatic|steep) tilt (to the )?right\b|\btilt(ed)? (to the )?right,? (strong|dramatic)/, { perspective: 'tilt-right-strong' }],
+  [
+    /\b(strong|dramatic|steep) tilt (to the )?left\b|\btilt(ed)? (to the )?left,? (strong|dramatic)/,
+    { perspective: 'tilt-left-strong' },
+  ],
+  [
+    /\b(strong|dramatic|steep) tilt (to the )?right\b|\btilt(ed)? (to the )?right,? (strong|dramatic)/,
+    { perspective: 'tilt-right-strong' },
+  ],
   [/\biso(metric)? left\b/, { perspective: 'iso-left' }],
   [/\biso(metric)? right\b|\bisometric\b/, { perspective: 'iso-right' }],
   [/\bglow(ing)?\b/, { shadow: 'glow' }],
@@ -67,7 +73,11 @@ export function parsePrompt(prompt: string): ParsedPrompt {
     const match = text.match(pattern);
     if (!match) continue;
     Object.assign(fields, set);
-    reasons.push(`prompt "${match[0]}" -> ${Object.entries(set).map(([k, v]) => `${k}: ${v}`).join(', ')}`);
+    reasons.push(
+      `prompt "${match[0]}" -> ${Object.entries(set)
+        .map(([k, v]) => `${k}: ${v}`)
+        .join(', ')}`,
+    );
   }
   const topic = text.match(/\b(?:headline|title|copy|tagline)\s+(?:about|on|for|highlighting)\s+([^,.;]+)/);
   const headlineTopic = topic?.[1]?.trim().slice(0, 40) || null;

@@ -12,7 +12,9 @@ const SAMPLE = { width: 96, height: 72 };
  * mean luminance and chroma (culori) the tone is read from, plus the 400x300 thumbnail a vision
  * model is shown. One decode, two small resizes.
  */
-export async function readScreenshot(png: Buffer): Promise<{ palette: ScreenshotPalette; thumbnail: Buffer }> {
+export async function readScreenshot(
+  png: Buffer,
+): Promise<{ palette: ScreenshotPalette; thumbnail: Buffer }> {
   const image = sharp(png);
   const [sample, thumbnail] = await Promise.all([
     image

@@ -27,7 +27,10 @@ export function shorten(text: string, max: number): string {
 
 /** The title without the site name: "Pricing | Acme" -> "Pricing", keeping the longest part. */
 function coreOf(title: string): string {
-  const parts = title.split(SEPARATORS).map((p) => p.trim()).filter(Boolean);
+  const parts = title
+    .split(SEPARATORS)
+    .map((p) => p.trim())
+    .filter(Boolean);
   return parts.sort((a, b) => b.length - a.length)[0] ?? title;
 }
 

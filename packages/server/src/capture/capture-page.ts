@@ -1,5 +1,6 @@
 import { CAPTURE_LIMITS } from '@vitrine/contract';
 import type { CDPSession } from 'playwright-core';
+import { collectPageSignals } from '../ai/collect-page-signals.ts';
 import { AppError } from '../errors/app-error.ts';
 import { sleep } from './abort-race.ts';
 import type { BlockLists } from './block-lists.ts';
@@ -195,6 +196,11 @@ export async function capturePage(
     const png = Buffer.from(shot.data, 'base64');
     phase('capture');
     const title = await page.title().catch(() => '');
+    if (options.collectSignals) {
+      const signals = await page.evaluate(collectPageSignals);
+      phase('signals');
+      return { png, ...pngSize(png), warnings, timings, finalUrl, title, signals };
+    }
     return { png, ...pngSize(png), warnings, timings, finalUrl, title };
   } catch (error) {
     if (signal.aborted) throw signal.reason;

@@ -1,3 +1,4 @@
+import type { PageSignals } from '../ai/ai-types.ts';
 /**
  * What the capture stage needs to take one screenshot: the request's "Target and browser"
  * fields after defaults and device presets were applied. Produced by the render pipeline,
@@ -21,6 +22,8 @@ export interface PageCaptureOptions {
   hideSelectors: string[];
   /** Capture only this element's box. */
   selector: string | undefined;
+  /** Also read the page's signals (text, structure, colours, fonts) for the AI step; same load. */
+  collectSignals?: boolean;
 }
 
 /** The screenshot as Chromium produced it, before composition and the one final encode. */
@@ -38,4 +41,6 @@ export interface PageCapture {
   finalUrl: string;
   /** The document title (browser frames show it in their tab). */
   title: string;
+  /** The page's signals, when `collectSignals` asked for them. */
+  signals?: PageSignals;
 }

@@ -1,5 +1,6 @@
 import { CAPTURE_LIMITS, OUTPUT_FORMATS } from '@vitrine/contract';
 import { z } from 'zod';
+import type { AiPlan } from '../ai/ai-plan.ts';
 import type { PageCaptureOptions } from '../capture/page-capture-options.ts';
 import type { ResolvedStyle } from '../compose/resolve-style.ts';
 import { AppError } from '../errors/app-error.ts';
@@ -32,6 +33,8 @@ export interface ResolvedCapture {
   showResolvedParams: boolean;
   /** Said in the result: e.g. a field accepted but adjusted. */
   warnings: string[];
+  /** AI assistance decided after the capture (ai, ai_style, ai_copy, ai_brand, prompt), or absent. */
+  ai?: AiPlan | null;
 }
 
 /** How the caller wants the result: now, or queued with an optional webhook. */
@@ -68,6 +71,17 @@ const resolvedCapturePayloadSchema = z.object({
   cacheTtlSeconds: z.number().int().min(0).max(CAPTURE_LIMITS.cacheTtlMax),
   showResolvedParams: z.boolean(),
   warnings: z.array(z.string()),
+  ai: z
+    .object({
+      style: z.boolean(),
+      copy: z.boolean(),
+      brand: z.boolean(),
+      prompt: z.string().nullable(),
+      request: z.record(z.string(), z.unknown()),
+      projectBrand: z.record(z.string(), z.unknown()).nullable(),
+    })
+    .nullable()
+    .optional(),
 });
 
 /** The job payload of a queued capture: the ResolvedCapture as JSON. */
@@ -118,5 +132,16 @@ export function resolvedParamsOf(capture: ResolvedCapture): Record<string, unkno
     selector: page.selector ?? null,
     output,
     ...(capture.style ?? {}),
+    ...(capture.ai
+      ? {
+          ai: {
+            style: capture.ai.style,
+            copy: capture.ai.copy,
+            brand: capture.ai.brand,
+            prompt: capture.ai.prompt,
+            brand_source: capture.ai.brand ? (capture.ai.projectBrand ? 'project' : 'page') : null,
+          },
+        }
+      : {}),
   };
 }

@@ -94,7 +94,14 @@ export function createCaptureRunner(deps: CaptureRunnerDeps) {
           ? { key: pageKeyOf(capture, principal.userId), ttlMs: capture.cacheTtlSeconds * 1000 }
           : null;
       const output = await runRender(
-        { id, page: capture.page, output: capture.output, style: capture.style, pageReuse },
+        {
+          id,
+          page: capture.page,
+          output: capture.output,
+          style: capture.style,
+          ai: capture.ai ?? null,
+          pageReuse,
+        },
         stages,
         combined,
       );
@@ -115,8 +122,12 @@ export function createCaptureRunner(deps: CaptureRunnerDeps) {
         duration_ms: durationMs,
         credits_used: reservation.amount,
         warnings: JSON.stringify([...capture.warnings, ...output.warnings]),
-        resolved_params: JSON.stringify({ ...resolvedParamsOf(capture), ...output.resolved }),
-        ai_decisions: '{}',
+        resolved_params: JSON.stringify({
+          ...resolvedParamsOf(capture),
+          ...(output.style ?? {}),
+          ...output.resolved,
+        }),
+        ai_decisions: JSON.stringify(output.aiDecisions),
         element_resolved: '{}',
         created_at: now.toISOString(),
         cache_expires_at: new Date(now.getTime() + capture.cacheTtlSeconds * 1000).toISOString(),
