@@ -83,6 +83,8 @@ export function classifyPage(s: PageSignals): { type: PageType; reasons: string[
  */
 export function toneOf(p: ScreenshotPalette): { tone: Tone; reason: string } {
   const facts = `luminance ${p.luminance.toFixed(2)}, chroma ${p.chroma.toFixed(3)}, ${p.colors.length} colours`;
+  // Saturated hues (purple, red, blue) are dark by luminance alone; strong chroma reads as colour first.
+  if (p.chroma >= 0.12) return { tone: 'colourful', reason: `tone colourful (${facts})` };
   if (p.luminance < 0.25) return { tone: 'dark', reason: `tone dark (${facts})` };
   if (p.chroma >= 0.07) return { tone: 'colourful', reason: `tone colourful (${facts})` };
   if (p.chroma < 0.02 && p.luminance > 0.6) return { tone: 'minimal', reason: `tone minimal (${facts})` };
