@@ -4,6 +4,7 @@ import { type RunningServer, startFixtureServer } from '../support/fixture-serve
 import { startTestApp, type TestApp, type TestKey } from '../support/test-app.ts';
 
 const ENV = { VITRINE_ALLOW_TARGETS: '127.0.0.2', VITRINE_QUEUE_POLL_MS: '50' };
+// biome-ignore lint/suspicious/noExplicitAny: response bodies are checked field by field
 type Json = Record<string, any>;
 
 let fixtures: RunningServer;
