@@ -17,6 +17,9 @@ import { createWebSignIn, SIGN_IN_LIMITS } from './auth/web-sign-in.ts';
 import { BACKGROUND_CATALOGUE } from './backgrounds/catalogue.ts';
 import { createBackgroundRenderCache } from './backgrounds/render-cache.ts';
 import { type Credits, createCredits } from './billing/credits.ts';
+import { type BrandJobPayload, createBrandJobs } from './brand/brand-jobs.ts';
+import { createLateBrandStarter } from './brand/brand-starter.ts';
+import { extractBrand } from './brand/extract-brand.ts';
 import { createBlockListsLoader } from './capture/block-lists.ts';
 import { type BrowserPool, createBrowserPool } from './capture/browser-pool.ts';
 import { createPageCaptureCache } from './capture/page-capture-cache.ts';
@@ -134,6 +137,7 @@ export async function openCore(config: Config, options: AppOptions = {}) {
   const database = await openDatabase(config.database, { schema: options.databaseSchema });
   const masterKey = loadMasterKey(config.secrets.secretKey, config.server.dataDir);
   const sealedBox = createSealedBox(masterKey);
+  const brandStarter = createLateBrandStarter();
   const repositories = {
     users: createUsersRepository(database.db),
     apiKeys: createApiKeysRepository(database.db),
@@ -149,9 +153,15 @@ export async function openCore(config: Config, options: AppOptions = {}) {
       defaultMonthlyCredits: config.credits.defaultMonthlyCredits,
     }),
     credits: createCredits({ ledger: repositories.creditLedger, clock }),
-    projects: createProjectService({ projects: repositories.projects, sealedBox, clock }),
+    projects: createProjectService({
+      projects: repositories.projects,
+      sealedBox,
+      clock,
+      brand: brandStarter,
+    }),
   };
   return {
+    brandStarter,
     clock,
     database,
     services,
@@ -242,23 +252,24 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       }),
     },
   });
+  const renderStages = createRenderStages({
+    pool: browserPool,
+    captureSettings: {
+      navigationTimeoutMs: config.browser.navigationTimeoutMs,
+      blockLists: createBlockListsLoader(),
+    },
+    compose,
+    decide: createAiStep({ provider: aiProviderOf(config) }),
+    blobStore,
+    pageCache: createPageCaptureCache({
+      maxBytes: config.browser.pageCacheMegabytes * 1024 * 1024,
+      maxAgeMs: config.browser.pageCacheMaxAgeSeconds * 1000,
+    }),
+  });
   const runner = createCaptureRunner({
     captures: repositories.captures,
     credits: services.credits,
-    stages: createRenderStages({
-      pool: browserPool,
-      captureSettings: {
-        navigationTimeoutMs: config.browser.navigationTimeoutMs,
-        blockLists: createBlockListsLoader(),
-      },
-      compose,
-      decide: createAiStep({ provider: aiProviderOf(config) }),
-      blobStore,
-      pageCache: createPageCaptureCache({
-        maxBytes: config.browser.pageCacheMegabytes * 1024 * 1024,
-        maxAgeMs: config.browser.pageCacheMaxAgeSeconds * 1000,
-      }),
-    }),
+    stages: renderStages,
     clock: core.clock,
     publicUrl: config.server.publicUrl,
     deadlineMs: config.browser.captureTimeoutMs,
@@ -392,6 +403,29 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     projects: services.projects,
   });
   await jobs.start({ consume: (options.role ?? 'all') !== 'api' });
+  // Brand extraction (issue 13): jobs on the same queue engine, run by the capture engine.
+  const brandJobs = createBrandJobs({
+    db: core.database.db,
+    queue: openQueue<BrandJobPayload>('brands', captureQueueSettings(config)),
+    clock: core.clock,
+    concurrency: 1,
+    pollIntervalMs: config.queue.pollIntervalMs,
+    extract: (domain, signal) =>
+      extractBrand(
+        domain,
+        {
+          capture: renderStages.capture,
+          checkUrl: (url) => policy.checkUrl(url),
+          guardedFetch,
+          blobStore,
+          publicUrl: config.server.publicUrl,
+        },
+        signal,
+      ),
+    onError: (error, context) => logger.warn({ err: error, context }, 'brand extraction error'),
+  });
+  core.brandStarter.bind(brandJobs);
+  if ((options.role ?? 'all') !== 'api') brandJobs.startWorkers();
 
   return {
     http,
@@ -408,6 +442,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       closeAll([
         { name: 'HTTP server', close: () => closeHttpServer(http, SHUTDOWN_GRACE_MS) },
         { name: 'job runtime', close: () => jobs.close() },
+        { name: 'brand jobs', close: () => brandJobs.close() },
         { name: 'browser pool', close: () => browserPool.close() },
         { name: 'egress proxy', close: () => egressProxy.close() },
         { name: 'Redis', close: () => redis?.disconnect() },

@@ -51,9 +51,24 @@ export interface PageSignals {
     products: number;
   };
   /** Computed colours (CSS strings) of primary buttons, links and headings. */
-  colors: { buttons: string[]; links: string[]; headings: string[]; customProperties: string[] };
+  colors: {
+    buttons: string[];
+    links: string[];
+    headings: string[];
+    customProperties: string[];
+    /** Computed colour and background of the body (the page's own text and ground). */
+    body?: { text: string; background: string };
+  };
   /** Computed first font family of headings and body. */
   fonts: { heading: string | null; body: string | null };
+  /** Absolute URLs of the page's brand images (brand extraction); inline SVG logo as markup. */
+  assets?: {
+    logo: string | null;
+    inlineSvgLogo: string | null;
+    appleTouchIcon: string | null;
+    icons: string[];
+    ogImage: string | null;
+  };
 }
 
 /** Colours of the screenshot: the dominant ones (hex), most frequent first, and its tone metrics. */

@@ -35,8 +35,9 @@ export function brandOfPage(s: PageSignals, palette: ScreenshotPalette, sourceUr
   const unique = [...new Set(candidates)];
   const byLuminance = [...palette.colors].sort((a, b) => wcagLuminance(b) - wcagLuminance(a));
   const dark = palette.luminance < 0.25;
-  const background = palette.colors[0] ?? null;
-  const text = (dark ? byLuminance[0] : byLuminance[byLuminance.length - 1]) ?? null;
+  const background = hexOf(s.colors.body?.background) ?? palette.colors[0] ?? null;
+  const text =
+    hexOf(s.colors.body?.text) ?? (dark ? byLuminance[0] : byLuminance[byLuminance.length - 1]) ?? null;
   return {
     name:
       s.ogSiteName ??

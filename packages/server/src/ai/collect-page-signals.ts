@@ -47,6 +47,20 @@ export function collectPageSignals(): PageSignals {
     return family ? family.replace(/["']/g, '').trim() || null : null;
   };
   const h1 = doc.querySelector('h1');
+  const abs = (u: string | null | undefined): string | null => {
+    if (!u) return null;
+    try {
+      return new URL(u, doc.baseURI).href;
+    } catch {
+      return null;
+    }
+  };
+  const header = doc.querySelector('header, nav, [role="banner"]') ?? doc.body;
+  const logoImg = header?.querySelector(
+    'img[class*="logo" i], img[alt*="logo" i], img[src*="logo" i], a[href="/"] img, img',
+  ) as HTMLImageElement | null;
+  const svgLogo = header?.querySelector('svg[class*="logo" i], a[href="/"] svg, svg[aria-label*="logo" i]');
+  const iconLinks = Array.from(doc.querySelectorAll('link[rel~="icon" i]')) as HTMLLinkElement[];
   return {
     title: clean(doc.title) ?? '',
     // biome-ignore lint/performance/useDomNodeTextContent: the visible text is what a reader sees
@@ -86,7 +100,20 @@ export function collectPageSignals(): PageSignals {
       links: colorOf('a', 'color', 4),
       headings: colorOf('h1, h2', 'color', 3),
       customProperties,
+      body: doc.body
+        ? { text: getComputedStyle(doc.body).color, background: getComputedStyle(doc.body).backgroundColor }
+        : undefined,
     },
     fonts: { heading: firstFamily(doc.querySelector('h1, h2')), body: firstFamily(doc.body) },
+    assets: {
+      logo: abs(logoImg?.getAttribute('src')),
+      inlineSvgLogo: svgLogo ? svgLogo.outerHTML.slice(0, 100_000) : null,
+      appleTouchIcon: abs(doc.querySelector('link[rel="apple-touch-icon" i]')?.getAttribute('href')),
+      icons: iconLinks
+        .map((l) => abs(l.getAttribute('href')))
+        .filter((u): u is string => u !== null)
+        .slice(0, 4),
+      ogImage: abs(doc.querySelector('meta[property="og:image"]')?.getAttribute('content')),
+    },
   };
 }

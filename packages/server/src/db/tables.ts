@@ -198,6 +198,16 @@ export interface Database {
   credit_ledger: CreditLedgerTable;
   device_codes: DeviceCodesTable;
   web_sessions: WebSessionsTable;
+  brand_cache: BrandCacheTable;
+}
+
+/** An extracted brand per account and domain (cached 7 days). */
+export interface BrandCacheTable {
+  user_id: string;
+  domain: string;
+  /** The contract's brand object as JSON. */
+  brand: string;
+  extracted_at: string;
 }
 
 export type Db = Kysely<Database>;
