@@ -11,6 +11,7 @@ const solid = (color: string, width: number, height: number) =>
 /** Polls the brand status until it settles (completed or failed), collecting every state seen. */
 async function settle(t: TestApp, key: string, id: string) {
   const states: string[] = [];
+  // biome-ignore lint/suspicious/noExplicitAny: response bodies are checked field by field
   let body: Record<string, any> = {};
   for (let i = 0; i < 480; i++) {
     body = (await t.request('GET', `/v1/projects/${id}/brand/status`, { key })).json;
