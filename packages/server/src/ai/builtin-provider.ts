@@ -10,8 +10,9 @@ const BY_TYPE: Record<PageType, ChosenFields> = {
   docs: { camera_preset: 'flat', shadow: 'soft', border: 'subtle', background_preset: 'arctic' },
   'e-commerce': { camera_preset: 'hero', shadow: 'float', background_preset: 'sunset' },
   blog: { camera_preset: 'flat', shadow: 'soft', background_preset: 'forest' },
-  pricing: { camera_preset: 'detail', shadow: 'float', background_preset: 'dusk' },
+  pricing: { camera_preset: 'hero', shadow: 'float', background_preset: 'dusk' },
   portfolio: { camera_preset: 'cinematic', shadow: 'hard', background_preset: 'ember' },
+  // A sign-in page is a small centred form: a flat, quiet frame (the close-up camera crops it).
   'app-sign-in': { camera_preset: 'flat', shadow: 'glow', background_preset: 'midnight', padding: 96 },
 };
 
