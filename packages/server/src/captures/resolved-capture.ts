@@ -140,6 +140,8 @@ export function resolvedParamsOf(capture: ResolvedCapture): Record<string, unkno
             brand: capture.ai.brand,
             prompt: capture.ai.prompt,
             brand_source: capture.ai.brand ? (capture.ai.projectBrand ? 'project' : 'page') : null,
+            // A refreshed project brand must not hit a result composed with the old one.
+            brand_extracted_at: capture.ai.projectBrand?.extracted_at ?? null,
           },
         }
       : {}),
