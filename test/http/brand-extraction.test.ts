@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, startFixtureServer } from '../support/fixture-server.ts';
-import { startTestApp, type TestApp, type TestKey } from '../support/test-app.ts';
+import { ENGINES, startTestApp, type TestApp, type TestKey } from '../support/test-app.ts';
 
 const solid = (color: string, width: number, height: number) =>
   sharp({ create: { width, height, channels: 3, background: color } })
@@ -22,7 +22,7 @@ async function settle(t: TestApp, key: string, id: string) {
   return { states, body };
 }
 
-describe('brand extraction', () => {
+describe.each(ENGINES)('brand extraction on %s', (engine) => {
   let site: RunningServer;
   let t: TestApp;
   let owner: TestKey;
@@ -45,7 +45,7 @@ describe('brand extraction', () => {
     site.route('/brand/icon.png', png(icon));
     site.route('/brand/og.png', png(og));
     domain = `${site.host}:${site.port}`;
-    t = await startTestApp('sqlite', {
+    t = await startTestApp(engine, {
       env: { VITRINE_ALLOW_TARGETS: '127.0.0.2', VITRINE_QUEUE_POLL_MS: '50' },
     });
     owner = await t.createKey({ credits: 50 });
