@@ -2,12 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PageSignals, ScreenshotPalette } from '../../packages/server/src/ai/ai-types.ts';
 import { decideBuiltin } from '../../packages/server/src/ai/builtin-provider.ts';
 import { readScreenshot } from '../../packages/server/src/ai/screenshot-palette.ts';
-import { createBlockListsLoader } from '../../packages/server/src/capture/block-lists.ts';
 import type { BrowserPool } from '../../packages/server/src/capture/browser-pool.ts';
-import { capture } from '../../packages/server/src/capture/capture-page.ts';
-import { pageOptions, testPool } from '../support/capture-test-kit.ts';
+import { testPool } from '../support/capture-test-kit.ts';
 import { type RunningServer, startFixtureServer } from '../support/fixture-server.ts';
-import { AI_FIXTURES } from './ai-fixtures.ts';
+import { AI_FIXTURES, captureFixture } from './ai-fixtures.ts';
 
 let server: RunningServer;
 let pool: BrowserPool;
@@ -18,14 +16,7 @@ beforeAll(async () => {
   pool = testPool({ captureTimeoutMs: 120_000, concurrency: 1 });
   // One page load per fixture: the screenshot and the signals come from the same capture.
   for (const fixture of AI_FIXTURES) {
-    const shot = await capture(
-      pool,
-      pageOptions(`${server.origin}/ai/${fixture.file}`, {
-        viewport: { width: 1280, height: 800 },
-        collectSignals: true,
-      }),
-      { navigationTimeoutMs: 60_000, blockLists: createBlockListsLoader() },
-    );
+    const shot = await captureFixture(pool, `${server.origin}/ai/${fixture.file}`);
     if (!shot.signals) throw new Error(`no signals for ${fixture.file}`);
     const { palette, thumbnail } = await readScreenshot(shot.png);
     seen.set(fixture.file, { signals: shot.signals, palette, thumbnail });

@@ -2,14 +2,12 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAiStep } from '../../packages/server/src/ai/ai-step.ts';
 import { createBuiltinProvider } from '../../packages/server/src/ai/builtin-provider.ts';
-import { createBlockListsLoader } from '../../packages/server/src/capture/block-lists.ts';
 import type { BrowserPool } from '../../packages/server/src/capture/browser-pool.ts';
-import { capture } from '../../packages/server/src/capture/capture-page.ts';
 import { renderRaster } from '../../packages/server/src/compose/renderers/raster/render-raster.ts';
 import { buildScene } from '../../packages/server/src/compose/scene.ts';
 import type { RawImage } from '../../packages/server/src/image/raw-image.ts';
-import { AI_FIXTURES } from '../ai/ai-fixtures.ts';
-import { pageOptions, testPool } from '../support/capture-test-kit.ts';
+import { AI_FIXTURES, captureFixture } from '../ai/ai-fixtures.ts';
+import { testPool } from '../support/capture-test-kit.ts';
 import { type RunningServer, startFixtureServer } from '../support/fixture-server.ts';
 import { compareWithReference } from './image-compare.ts';
 import { useRasterKit } from './raster-kit.ts';
@@ -37,14 +35,7 @@ describe('AI gallery (built-in engine, ai: true)', () => {
   it.each(AI_FIXTURES.map((f) => [f.file.replace('.html', ''), f.file]))(
     'ai-%s matches its reference',
     async (name, file) => {
-      const shot = await capture(
-        pool,
-        pageOptions(`${server.origin}/ai/${file}`, {
-          viewport: { width: 1280, height: 800 },
-          collectSignals: true,
-        }),
-        { navigationTimeoutMs: 60_000, blockLists: createBlockListsLoader() },
-      );
+      const shot = await captureFixture(pool, `${server.origin}/ai/${file}`);
       const plan = { style: true, copy: true, brand: false, prompt: null, request: {}, projectBrand: null };
       const outcome = await step(plan, shot, AbortSignal.timeout(60_000));
       const decoded = await sharp(shot.png).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
