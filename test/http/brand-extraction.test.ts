@@ -13,7 +13,7 @@ async function settle(t: TestApp, key: string, id: string) {
   const states: string[] = [];
   // biome-ignore lint/suspicious/noExplicitAny: response bodies are checked field by field
   let body: Record<string, any> = {};
-  for (let i = 0; i < 480; i++) {
+  for (let i = 0; i < 1500; i++) {
     body = (await t.request('GET', `/v1/projects/${id}/brand/status`, { key })).json;
     if (states.at(-1) !== body.status) states.push(body.status);
     if (body.status === 'completed' || body.status === 'failed') break;
@@ -46,7 +46,12 @@ describe.each(ENGINES)('brand extraction on %s', (engine) => {
     site.route('/brand/og.png', png(og));
     domain = `${site.host}:${site.port}`;
     t = await startTestApp(engine, {
-      env: { VITRINE_ALLOW_TARGETS: '127.0.0.2', VITRINE_QUEUE_POLL_MS: '50' },
+      env: {
+        VITRINE_ALLOW_TARGETS: '127.0.0.2',
+        VITRINE_QUEUE_POLL_MS: '50',
+        VITRINE_CAPTURE_TIMEOUT_MS: '120000',
+        VITRINE_NAVIGATION_TIMEOUT_MS: '60000',
+      },
     });
     owner = await t.createKey({ credits: 50 });
   }, 60_000);
@@ -84,7 +89,7 @@ describe.each(ENGINES)('brand extraction on %s', (engine) => {
     expect([meta.width, meta.height]).toEqual([160, 40]);
     const og = await sharp(Buffer.from(await (await fetch(brand.og_image_url)).arrayBuffer())).metadata();
     expect(og.width).toBe(512);
-  }, 180_000);
+  }, 300_000);
 
   it('refresh re-runs it (202, pending); PATCHing the domain restarts it; a refused domain fails cleanly', async () => {
     const id = projectId;
@@ -104,7 +109,7 @@ describe.each(ENGINES)('brand extraction on %s', (engine) => {
     const error = refused.body.project.brand_error as string;
     expect(error).toMatch(/not allowed|could not be reached/);
     expect(error).not.toMatch(/127\.0\.0\.1|ERR_|ECONN/);
-  }, 180_000);
+  }, 300_000);
 
   it('a project without a domain is skipped; refresh names the missing domain', async () => {
     const created = await t.request('POST', '/v1/projects', { key: owner.key, json: { name: 'No domain' } });

@@ -3,7 +3,13 @@ import { type ChatRequest, startChatCompletionsDouble } from '../support/chat-co
 import { type RunningServer, startFixtureServer } from '../support/fixture-server.ts';
 import { startTestApp, type TestApp, type TestKey } from '../support/test-app.ts';
 
-const ENV = { VITRINE_ALLOW_TARGETS: '127.0.0.2', VITRINE_QUEUE_POLL_MS: '50' };
+// Generous deadlines: the suite shares a saturated machine with other Chromiums.
+const ENV = {
+  VITRINE_ALLOW_TARGETS: '127.0.0.2',
+  VITRINE_QUEUE_POLL_MS: '50',
+  VITRINE_CAPTURE_TIMEOUT_MS: '120000',
+  VITRINE_NAVIGATION_TIMEOUT_MS: '60000',
+};
 // biome-ignore lint/suspicious/noExplicitAny: response bodies are checked field by field
 type Json = Record<string, any>;
 
@@ -47,7 +53,7 @@ describe('AI assistance with the built-in engine', () => {
     expect(res.json.resolved_params.ai).toMatchObject({ style: true, copy: true, brand: false });
     expect(res.json.credits_used).toBe(1 + 2 + 1);
     expect(await credits()).toBe(before - 4);
-  }, 120_000);
+  }, 240_000);
 
   it('explicit request fields beat every AI choice, and ai_decisions says which', async () => {
     const res = await shoot({
@@ -73,7 +79,7 @@ describe('AI assistance with the built-in engine', () => {
     );
     expect(d.chosen.title).toBeUndefined();
     expect(p.subtitle).toBe(d.copy.subtitle);
-  }, 120_000);
+  }, 240_000);
 
   it('maps a prompt onto fields; ai_style alone costs +2, ai_copy alone +1', async () => {
     const res = await shoot({
@@ -93,7 +99,7 @@ describe('AI assistance with the built-in engine', () => {
     expect(copy.json.credits_used).toBe(2);
     expect(copy.json.ai_decisions.chosen).not.toHaveProperty('background_preset');
     expect(copy.json.resolved_params.background_preset).toBe('aurora');
-  }, 120_000);
+  }, 240_000);
 
   it('refunds the whole price, surcharges included, when the page fails', async () => {
     const before = await credits();
@@ -103,7 +109,7 @@ describe('AI assistance with the built-in engine', () => {
     });
     expect(res.status).toBe(422);
     expect(await credits()).toBe(before);
-  }, 120_000);
+  }, 240_000);
 
   it("ai_brand uses the page's own brand (+2), or a completed project brand for free", async () => {
     const fromPage = await shoot({ ai_brand: true, show_resolved_params: true });
@@ -150,7 +156,7 @@ describe('AI assistance with the built-in engine', () => {
       'linear-gradient(135deg, #0f766e 0%, #f59e0b 100%)',
     );
     expect(branded.json.resolved_params.title_font).toMatch(/Inter/);
-  }, 120_000);
+  }, 240_000);
 
   it('an async AI capture runs the same AI step in the worker', async () => {
     const res = await shoot({ ai_style: true, async: true });
@@ -164,7 +170,7 @@ describe('AI assistance with the built-in engine', () => {
     expect(job.status, JSON.stringify(job)).toBe('completed');
     expect(job.result.ai_decisions).toMatchObject({ engine: 'builtin', page_type: 'landing' });
     expect(job.result.credits_used).toBe(3);
-  }, 120_000);
+  }, 240_000);
 });
 
 describe('AI assistance through an OpenAI-compatible provider', () => {
@@ -242,7 +248,7 @@ describe('AI assistance through an OpenAI-compatible provider', () => {
     }[];
     expect(user.find((p) => p.type === 'image_url')?.image_url?.url).toMatch(/^data:image\/png;base64,/);
     expect(user.find((p) => p.type === 'text')?.text).toContain('Every branch, live in seconds');
-  }, 120_000);
+  }, 240_000);
 
   it.each(['garbage', 'bad-enum', 'error'] as const)(
     'falls back to the built-in engine with a warning on %s',
