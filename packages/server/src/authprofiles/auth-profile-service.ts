@@ -218,11 +218,11 @@ export function createAuthProfileService(deps: AuthProfileServiceDeps) {
     checkTarget: () => Promise<unknown>,
   ) {
     const ref = await resolveForCapture(userId, id, url);
-    await checkTarget();
     const auth = await loadForRun(userId, ref).catch((error: unknown) => {
       if (error instanceof AppError && error.code === 'capture_failed') throw notFound(`Auth profile ${id}`);
       throw error;
     });
+    await checkTarget();
     let httpStatus: number | null = null;
     let cookiesSent = 0;
     try {

@@ -50,15 +50,25 @@ function badCookieValue(value: string): boolean {
  * under them. IP addresses are accepted as exact hosts.
  */
 export function profileDomain(input: string): string {
-  const host = normalizeDomain(input);
-  const parsed = parseHost(host, { allowPrivateDomains: true });
-  if (!parsed.isIp && parsed.domain === null) {
-    throw invalidParam(
-      'domain',
-      `${host} is a public suffix (like com, co.uk or github.io), not a site; use the site's own host, e.g. app.example.com`,
-    );
+  let host: string;
+  try {
+    host = normalizeDomain(input);
+  } catch (error) {
+    // A single label (`com`) is not a dotted host name; say why it is refused.
+    const label = parseHost(input.trim(), { allowPrivateDomains: true });
+    if (label.hostname && label.domain === null && !label.isIp) throw publicSuffix(label.hostname);
+    throw error;
   }
+  const parsed = parseHost(host, { allowPrivateDomains: true });
+  if (!parsed.isIp && parsed.domain === null) throw publicSuffix(host);
   return host;
+}
+
+function publicSuffix(host: string): AppError {
+  return invalidParam(
+    'domain',
+    `${host} is a public suffix (like com, co.uk or github.io), not a site; use the site's own host, e.g. app.example.com`,
+  );
 }
 
 /** Whether `host` is the profile domain or one of its subdomains (never the other way round). */
