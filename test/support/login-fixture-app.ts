@@ -10,12 +10,15 @@ export const SESSION_COOKIE = 'fixture_session';
 export const STORAGE_KEY = 'fixture-token';
 
 /** Colours the tests read from the screenshots: signed in, the login page, the storage page. */
-export const COLOURS = {
+export const COLOURS: Record<
+  'signedIn' | 'login' | 'storageSet' | 'storageMissing',
+  [number, number, number]
+> = {
   signedIn: [22, 163, 74],
   login: [220, 38, 38],
   storageSet: [37, 99, 235],
   storageMissing: [107, 114, 128],
-} as const;
+};
 
 const rgb = (c: readonly number[]) => `rgb(${c.join(',')})`;
 
