@@ -161,6 +161,7 @@ export async function openCore(config: Config, options: AppOptions = {}) {
     apiKeys: repositories.apiKeys,
     users: repositories.users,
     cookieSecret: sessionCookieSecret(masterKey),
+    sealedBox,
   };
 }
 
