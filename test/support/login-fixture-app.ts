@@ -125,6 +125,17 @@ export async function startLoginFixtureApp(): Promise<LoginFixtureApp> {
 <label>Name <input name="username" id="username"></label>
 <label>Password <input name="password" id="password" type="password"></label>
 <button id="sign-in" type="submit">Sign in</button></form>`,
+          // ?auto=<name> plays the user: it types the name and password and submits the form,
+          // so a test can sign in through a real browser window it cannot type into.
+          url.searchParams.has('auto')
+            ? `<script>
+setTimeout(() => {
+  document.getElementById('username').value = ${JSON.stringify(url.searchParams.get('auto'))};
+  document.getElementById('password').value = ${JSON.stringify(FIXTURE_PASSWORD)};
+  document.querySelector('form').submit();
+}, 300);
+</script>`
+            : '',
         ),
       );
       return;
