@@ -80,6 +80,9 @@ describe('captures with an auth profile', () => {
     return decode(Buffer.from(await response.arrayBuffer()));
   }
 
+  const centre = (image: Awaited<ReturnType<typeof decode>>) =>
+    image.at(Math.floor(image.width / 2), Math.floor(image.height * 0.75));
+
   it('shows the signed-in page with the profile and the login page without it', async () => {
     const url = fixture.url(APP_HOST, '/dashboard');
     const withProfile = await raw(owner.key, { url, auth_profile_id: profileId });
@@ -172,13 +175,27 @@ describe('captures with an auth profile', () => {
     expect(strangerCapture.status, strangerCapture.text).toBe(201);
     expect(strangerCapture.json.cached).toBe(false);
     expect(strangerCapture.json.id).not.toBe(first.json.id);
+    expect(near(centre(await imageOf(strangerCapture.json)), COLOURS.login)).toBe(true);
+    expect(near(centre(await imageOf(first.json)), COLOURS.signedIn)).toBe(true);
     const strangerPlain = await t.request('POST', '/v1/capture', {
       key: stranger.key,
       json: { url, padding: 10 },
     });
     expect(strangerPlain.json.id).not.toBe(first.json.id);
 
-    // New cookies: a new version, so the same request renders anew, now signed in as Grace.
+    // New cookies: a new version, so the same request renders anew (no page reused either):
+    // first with a session the site does not know (the login page), then signed in as Grace.
+    const stale = await t.request('PATCH', `/v1/auth-profiles/${profileId}`, {
+      key: owner.key,
+      json: {
+        domain: APP_HOST,
+        cookies: [{ name: SESSION_COOKIE, value: 'unknown-session', domain: APP_HOST }],
+      },
+    });
+    expect(stale.status, stale.text).toBe(200);
+    const loggedOut = await t.request('POST', '/v1/capture', { key: owner.key, json: body });
+    expect(loggedOut.json.cached).toBe(false);
+    expect(near(centre(await imageOf(loggedOut.json)), COLOURS.login)).toBe(true);
     const grace = fixture.issueSession('Grace Hopper');
     const patched = await t.request('PATCH', `/v1/auth-profiles/${profileId}`, {
       key: owner.key,
@@ -197,6 +214,7 @@ describe('captures with an auth profile', () => {
     const after = await t.request('POST', '/v1/capture', { key: owner.key, json: body });
     expect(after.json.cached).toBe(false);
     expect(after.json.id).not.toBe(first.json.id);
+    expect(near(centre(await imageOf(after.json)), COLOURS.signedIn)).toBe(true);
     session = grace;
     sessions.push(grace);
 

@@ -75,7 +75,9 @@ function publicSuffix(host: string): AppError {
 export function domainCovers(domain: string, host: string): boolean {
   const h = host.toLowerCase().replace(/\.$/, '');
   if (h === domain) return true;
-  return !parseHost(domain).isIp && h.endsWith(`.${domain}`);
+  // An address covers only itself, and is covered by nothing else.
+  if (parseHost(domain).isIp || parseHost(h).isIp) return false;
+  return h.endsWith(`.${domain}`);
 }
 
 function cookieKey(cookie: Pick<StoredCookie, 'name' | 'domain' | 'path'>): string {
