@@ -318,6 +318,30 @@ describe('captures with an auth profile', () => {
     expect(again.json).toMatchObject({ ok: true, status: 'active' });
   });
 
+  it('a profile deleted after the capture was accepted fails it with a 404, before any credit', async () => {
+    const temp = await t.request('POST', '/v1/auth-profiles', {
+      key: owner.key,
+      json: { domain: APP_HOST, cookie_header: `${SESSION_COOKIE}=${session}` },
+    });
+    const principal = { userId: owner.userId, keyId: owner.keyId, mode: 'live' as const, scopes: [] };
+    const request = await t.app.captures.resolve(
+      { url: fixture.url(APP_HOST, '/dashboard'), auth_profile_id: temp.json.profile.id },
+      principal,
+      'raw',
+    );
+    expect(request.capture.authProfile).toEqual({ id: temp.json.profile.id, version: 1 });
+    await t.request('DELETE', `/v1/auth-profiles/${temp.json.profile.id}`, { key: owner.key });
+    const usage = async () =>
+      (await t.request('GET', '/v1/usage', { key: owner.key })).json.credits_remaining;
+    const before = await usage();
+    await expect(
+      t.app.captures.submit(request, principal, new AbortController().signal),
+    ).rejects.toMatchObject({
+      code: 'not_found',
+    });
+    expect(await usage()).toBe(before);
+  });
+
   it('logged no cookie or localStorage value, even at trace level', () => {
     expect(logLines.length).toBeGreaterThan(10);
     const log = logLines.join('');

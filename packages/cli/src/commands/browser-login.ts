@@ -79,7 +79,11 @@ export async function captureStorageStateInBrowser(
   try {
     const browserContext = await browser.newContext({ viewport: null });
     const page = await browserContext.newPage();
-    await page.goto(options.url);
+    try {
+      await page.goto(options.url);
+    } catch {
+      throw new CliError(`The browser could not open ${options.url}`, EXIT.unreachable);
+    }
     context.stderr.write(
       `A browser window is open at ${options.url}. Sign in there, then ${interactive ? 'press Enter here or ' : ''}close the window${options.untilUrl ? ` (or reach ${options.untilUrl})` : ''}.\n`,
     );

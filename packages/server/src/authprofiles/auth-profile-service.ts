@@ -186,16 +186,12 @@ export function createAuthProfileService(deps: AuthProfileServiceDeps) {
 
   /**
    * The state a run loads, fetched by id at run time (a queued job holds only the reference).
-   * A profile deleted since the capture was accepted fails the capture rather than render
-   * without the login.
+   * A profile deleted since the capture was accepted fails the capture (a 404, which a job does
+   * not retry) rather than render without the login.
    */
   async function loadForRun(userId: string, ref: AuthProfileRef): Promise<AuthState> {
     const row = await profiles.find(userId, ref.id);
-    if (!row) {
-      throw new AppError('capture_failed', `Auth profile ${ref.id} was deleted before the capture ran`, {
-        details: { reason: 'render_failed' },
-      });
-    }
+    if (!row) throw new AppError('not_found', `Auth profile ${ref.id} was deleted before the capture ran`);
     return { profileId: row.id, version: row.version, state: openState(row) };
   }
 
@@ -218,10 +214,7 @@ export function createAuthProfileService(deps: AuthProfileServiceDeps) {
     checkTarget: () => Promise<unknown>,
   ) {
     const ref = await resolveForCapture(userId, id, url);
-    const auth = await loadForRun(userId, ref).catch((error: unknown) => {
-      if (error instanceof AppError && error.code === 'capture_failed') throw notFound(`Auth profile ${id}`);
-      throw error;
-    });
+    const auth = await loadForRun(userId, ref);
     await checkTarget();
     let httpStatus: number | null = null;
     let cookiesSent = 0;

@@ -29,7 +29,7 @@ export interface CaptureRun {
 
 /** Where a run gets an auth profile's login (authprofiles/auth-profile-service.ts). */
 export interface AuthProfileLoader {
-  /** The current state by id; a profile deleted meanwhile is a 422 `capture_failed`. */
+  /** The current state by id; a profile deleted meanwhile is a 404 (final for a job). */
   loadForRun(
     userId: string,
     ref: { id: string; version: number },
