@@ -41,6 +41,8 @@ export interface AuthProfileServiceDeps {
   findProject(userId: string, projectId: string): Promise<unknown>;
 }
 
+const LAST_USED_RESOLUTION_MS = 60_000;
+
 export function profileStatus(row: AuthProfileRow, nowIso: string): AuthProfileStatus {
   if (row.last_test_ok === 0) return 'failing';
   if (row.cookies_expire_at !== null && row.cookies_expire_at <= nowIso) return 'expired';
@@ -195,8 +197,11 @@ export function createAuthProfileService(deps: AuthProfileServiceDeps) {
     return { profileId: row.id, version: row.version, state: openState(row) };
   }
 
+  /** A capture's use: `last_used_at` is kept to the minute, so busy profiles are not a write per capture. */
   async function markUsed(userId: string, id: string): Promise<void> {
-    await profiles.markUsed(userId, id, isoNow(clock));
+    const now = clock();
+    const minuteAgo = new Date(now.getTime() - LAST_USED_RESOLUTION_MS).toISOString();
+    await profiles.markUsed(userId, id, now.toISOString(), undefined, minuteAgo);
   }
 
   /**

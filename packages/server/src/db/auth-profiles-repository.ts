@@ -37,13 +37,15 @@ export function createAuthProfilesRepository(db: Db) {
 
     /**
      * Records a use (a capture or a test). `version` guards a test result: it is not applied to
-     * a state that changed while the test ran.
+     * a state that changed while the test ran. `unlessUsedSince` skips the write when the
+     * recorded use is that recent (captures: one write a minute per profile, not one per capture).
      */
     async markUsed(
       userId: string,
       id: string,
       at: string,
       test?: { ok: boolean; version: number },
+      unlessUsedSince?: string,
     ): Promise<void> {
       let query = db
         .updateTable('auth_profiles')
@@ -54,6 +56,11 @@ export function createAuthProfilesRepository(db: Db) {
         .where('id', '=', id)
         .where('user_id', '=', userId);
       if (test) query = query.where('version', '=', test.version);
+      if (unlessUsedSince !== undefined) {
+        query = query.where((eb) =>
+          eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<', unlessUsedSince)]),
+        );
+      }
       await query.execute();
     },
 
