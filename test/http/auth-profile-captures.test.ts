@@ -21,7 +21,7 @@ const STORAGE_VALUE = 'ls-value-7f3a9c';
  * Captures behind a login (issue 12): real Chromium through the egress proxy, against a fixture
  * app with a login form and an HttpOnly session cookie.
  */
-describe('captures with an auth profile', () => {
+describe('captures with an auth profile', { timeout: 120_000 }, () => {
   let t: TestApp;
   let fixture: LoginFixtureApp;
   let owner: TestKey;
