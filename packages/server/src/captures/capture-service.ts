@@ -84,7 +84,8 @@ export function createCaptureService(deps: CaptureServiceDeps) {
   /**
    * Checks run cheapest first, so a bad field is a 400 even when the target cannot be reached:
    * the signed project, the URL's form, every field (no I/O), the project's owner (404), the
-   * auth profile's owner (404) and domain (400 `auth_profile_mismatch`), then the network policy's DNS checks of the target, the background image and the webhook (403).
+   * auth profile's owner (404) and domain (400 `auth_profile_mismatch`), then the network
+   * policy's DNS checks of the target, the background image and the webhook (403).
    * Nothing here reserves credits or starts work.
    */
   async function resolve(
