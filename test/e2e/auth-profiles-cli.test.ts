@@ -189,6 +189,12 @@ describe('vitrine auth-profiles and auth login', () => {
     const profile = JSON.parse(res.stdout).profile;
     expect(profile).toMatchObject({ name: 'From the browser', domain: HOST });
     expect(profile.cookie_count).toBeGreaterThanOrEqual(1);
+    // The browser kept the session cookie as the site set it: HttpOnly and Secure.
+    const stored = await t.app.services.authProfiles.loadForRun(owner.userId, { id: profile.id, version: 1 });
+    expect(stored.state.cookies.find((c) => c.name === SESSION_COOKIE)).toMatchObject({
+      httpOnly: true,
+      secure: true,
+    });
     // The form post went through the browser: the fixture saw the cookie it set come back.
     expect(fixture.sightings.some((s) => s.path === '/dashboard' && s.cookie?.includes(SESSION_COOKIE))).toBe(
       true,

@@ -52,8 +52,8 @@ function escapeHtml(text: string): string {
 
 /**
  * A small web app behind a login, for auth profile tests (issue 12): a real login form that sets
- * an HttpOnly session cookie (Secure too when served over https, which the tests' http setup
- * cannot), a dashboard showing "Signed in as <name>" only with a valid session (otherwise a
+ * an HttpOnly session cookie (Secure too when reached on a loopback address or over https), a
+ * dashboard showing "Signed in as <name>" only with a valid session (otherwise a
  * redirect to the login page), a page showing a localStorage value, and a page that frames
  * another host (which records the cookies it receives). It answers for any Host, so tests reach
  * it under several names that their resolver maps to 127.0.0.2.
@@ -90,7 +90,11 @@ export async function startLoginFixtureApp(): Promise<LoginFixtureApp> {
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://fixture');
     sightings.push({ host: req.headers.host ?? '', path: url.pathname, cookie: req.headers.cookie });
-    const secure = (req.headers['x-forwarded-proto'] ?? '') === 'https';
+    // Secure where the browser accepts it over this test's plain http: Chromium treats loopback
+    // addresses (not names mapped to them) as secure origins.
+    const secure =
+      (req.headers['x-forwarded-proto'] ?? '') === 'https' ||
+      /^127\.\d+\.\d+\.\d+(:\d+)?$/.test(req.headers.host ?? '');
 
     if (url.pathname === '/login' && req.method === 'POST') {
       let body = '';
