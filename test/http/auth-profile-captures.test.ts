@@ -290,7 +290,19 @@ describe('captures with an auth profile', { timeout: 120_000 }, () => {
       status: 'active',
       http_status: 200,
       cookies_sent: 1,
+      final_url: fixture.url(APP_HOST, '/dashboard'),
     });
+
+    // A session the site does not know: the page ends at the login page, which final_url shows.
+    const stale = await t.request('POST', '/v1/auth-profiles', {
+      key: owner.key,
+      json: { domain: APP_HOST, cookies: [{ name: SESSION_COOKIE, value: 'unknown-session' }] },
+    });
+    const redirected = await t.request('POST', `/v1/auth-profiles/${stale.json.profile.id}/test`, {
+      key: owner.key,
+      json: { url: fixture.url(APP_HOST, '/dashboard') },
+    });
+    expect(redirected.json).toMatchObject({ cookies_sent: 1, final_url: fixture.url(APP_HOST, '/login') });
 
     const notFound = await t.request('POST', `/v1/auth-profiles/${profileId}/test`, {
       key: owner.key,

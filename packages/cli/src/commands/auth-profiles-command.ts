@@ -150,7 +150,7 @@ export function addAuthProfilesCommand(program: Command, context: CliContext): v
       else
         print(
           context,
-          `${body.ok ? 'ok' : 'FAILED'}: HTTP ${body.http_status ?? 'no answer'}, ${body.cookies_sent} of ${body.cookie_count} cookies sent; status ${body.status}`,
+          `${body.ok ? 'ok' : 'FAILED'}: HTTP ${body.http_status ?? 'no answer'}, ${body.cookies_sent} of ${body.cookie_count} cookies sent; status ${body.status}${body.final_url && body.final_url !== new URL(options.url).href ? `; ended at ${body.final_url}` : ''}`,
         );
       if (!body.ok) throw new CliError(`The profile did not sign in to ${options.url}`, EXIT.captureFailed);
     });

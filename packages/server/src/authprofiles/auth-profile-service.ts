@@ -31,7 +31,7 @@ export type AuthProbe = (
   url: string,
   auth: AuthState,
   signal: AbortSignal,
-) => Promise<{ httpStatus: number | null; cookiesSent: number }>;
+) => Promise<{ httpStatus: number | null; cookiesSent: number; finalUrl: string | null }>;
 
 export interface AuthProfileServiceDeps {
   profiles: AuthProfilesRepository;
@@ -223,8 +223,9 @@ export function createAuthProfileService(deps: AuthProfileServiceDeps) {
     await checkTarget();
     let httpStatus: number | null = null;
     let cookiesSent = 0;
+    let finalUrl: string | null = null;
     try {
-      ({ httpStatus, cookiesSent } = await probe(url.href, auth, signal));
+      ({ httpStatus, cookiesSent, finalUrl } = await probe(url.href, auth, signal));
     } catch (error) {
       if (!(error instanceof AppError && error.code === 'capture_failed')) throw error;
     }
@@ -237,6 +238,7 @@ export function createAuthProfileService(deps: AuthProfileServiceDeps) {
       status: profileStatus(row, isoNow(clock)),
       http_status: httpStatus,
       cookies_sent: cookiesSent,
+      final_url: finalUrl,
     };
   }
 

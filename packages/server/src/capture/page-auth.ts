@@ -62,6 +62,8 @@ export interface AuthProbeResult {
   httpStatus: number | null;
   /** How many of the profile's cookies the page's first request carried. */
   cookiesSent: number;
+  /** The page's URL after redirects, or null when there was no answer. */
+  finalUrl: string | null;
 }
 
 function cookiesIn(header: string | undefined): Map<string, string[]> {
@@ -95,11 +97,11 @@ export async function probePageAuth(
     throw navigationError(error, navigationTimeoutMs);
   }
   lease.loaded();
-  if (!response) return { httpStatus: null, cookiesSent: 0 };
+  if (!response) return { httpStatus: null, cookiesSent: 0, finalUrl: null };
   let first = response.request();
   for (let previous = first.redirectedFrom(); previous; previous = previous.redirectedFrom())
     first = previous;
   const sent = cookiesIn((await first.allHeaders()).cookie);
   const cookiesSent = auth.cookies.filter((cookie) => sent.get(cookie.name)?.includes(cookie.value)).length;
-  return { httpStatus: response.status(), cookiesSent };
+  return { httpStatus: response.status(), cookiesSent, finalUrl: response.url() };
 }
