@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ENGINES, startTestApp, type TestApp, type TestKey } from '../support/test-app.ts';
+import { ENGINES, startTestApp, type TestApp, type TestKey, uniqueName } from '../support/test-app.ts';
+import { createWebClient } from '../support/web-client.ts';
 
 const DOMAIN = 'app.vitrine.test';
 const SECRET_VALUE = 'sekrit-cookie-value-1234';
@@ -229,6 +230,23 @@ describe.each(ENGINES)('auth profiles API on %s', (engine) => {
     const removed = await t.request('DELETE', `/v1/auth-profiles/${id}`, { key: owner.key });
     expect(removed.json).toEqual({ deleted: true });
     expect((await t.request('GET', `/v1/auth-profiles/${id}`, { key: owner.key })).status).toBe(404);
+  });
+
+  it('lists the profiles on the account page, escaped, without any cookie', async () => {
+    const email = `${uniqueName('web')}@example.com`;
+    const user = await t.app.services.accounts.createUser(email, 'a long password');
+    await t.app.services.authProfiles.create(user.id, {
+      domain: DOMAIN,
+      name: 'Admin <b>panel</b>',
+      cookie_header: `sid=${SECRET_VALUE}`,
+    });
+    const web = createWebClient(t.baseUrl);
+    await web.signIn(email, 'a long password');
+    const page = await web.get('/account');
+    expect(page.text).toContain('<h2>Auth profiles</h2>');
+    expect(page.text).toContain('Admin &lt;b&gt;panel&lt;/b&gt;');
+    expect(page.text).toContain(DOMAIN);
+    expect(page.text).not.toContain(SECRET_VALUE);
   });
 
   it('needs the auth_profiles scope', async () => {

@@ -137,12 +137,9 @@ export const authProfileTestResponseSchema = z.object({
   status: z.enum(AUTH_PROFILE_STATUSES),
   http_status: z.number().int().nullable().meta({ description: "The page's HTTP status, or null" }),
   cookies_sent: z.number().int().meta({ description: 'How many profile cookies the page request carried' }),
-  final_url: z
-    .string()
-    .nullable()
-    .meta({
-      description: 'Where the page ended after redirects (e.g. a login page when the session is over)',
-    }),
+  final_url: z.string().nullable().meta({
+    description: 'Where the page ended after redirects (e.g. a login page when the session is over)',
+  }),
 });
 
 export const deletedResponseSchema = z.object({ deleted: z.boolean() });

@@ -403,6 +403,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     keys: accountKeys,
     credits: services.credits,
     projects: services.projects,
+    authProfiles: services.authProfiles,
   });
   await jobs.start({ consume: (options.role ?? 'all') !== 'api' });
 
