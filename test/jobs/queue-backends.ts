@@ -88,7 +88,7 @@ export const QUEUE_BACKENDS: (() => QueueBackend)[] = [
 ];
 
 /** Polls until `check` holds; fails with `what` after `timeoutMs` (a deadline, not a timing claim). */
-export async function eventually(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 10_000) {
+export async function eventually(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 30_000) {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`Timed out waiting for: ${what}`);
