@@ -10,6 +10,7 @@ import { ulid } from 'ulid';
 import { AppError } from '../errors/app-error.ts';
 import { type OpenApiDocumentShape, renderDocsPage } from '../web/docs-page.ts';
 import { sendError } from './error-response.ts';
+import { answerClientError, routerError } from './framework-errors.ts';
 import type { Metrics } from './metrics.ts';
 import { registerRoutes } from './register-routes.ts';
 import type { RouteHandlers } from './route-handler.ts';
@@ -29,6 +30,13 @@ export interface HttpServerOptions {
 }
 
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+const PLAIN_PATH = /^\/[A-Za-z0-9/_.~-]{0,120}$/;
+
+/** "GET /v1/nope" for a plain path; hostile or huge paths are never echoed back. */
+function routeForMessage(method: string, url: string): string {
+  const path = url.split('?')[0] ?? '';
+  return PLAIN_PATH.test(path) ? `${method} ${path}` : `${method} for this path`;
+}
 
 /** Builds the Fastify app: the contract's routes plus health, metrics, OpenAPI and /docs. */
 export async function buildHttpServer(options: HttpServerOptions): Promise<FastifyInstance> {
@@ -50,6 +58,11 @@ export async function buildHttpServer(options: HttpServerOptions): Promise<Fasti
     forceCloseConnections: 'idle',
     trustProxy: options.trustProxy,
     routerOptions: { maxParamLength: 200 },
+    // Requests refused before routing still answer in the contract's envelope (framework-errors.ts).
+    clientErrorHandler: answerClientError,
+    frameworkErrors: (error, request, reply) => {
+      sendError(routerError(error), request, reply);
+    },
   });
   app.server.headersTimeout = 30_000;
   app.setValidatorCompiler(validatorCompiler);
@@ -82,7 +95,7 @@ export async function buildHttpServer(options: HttpServerOptions): Promise<Fasti
   app.setErrorHandler((error, request, reply) => sendError(error, request, reply));
   app.setNotFoundHandler((request, reply) =>
     sendError(
-      new AppError('not_found', `No route ${request.method} ${request.url.split('?')[0]}`),
+      new AppError('not_found', `No route ${routeForMessage(request.method, request.url)}`),
       request,
       reply,
     ),
