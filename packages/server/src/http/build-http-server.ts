@@ -30,13 +30,6 @@ export interface HttpServerOptions {
 }
 
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
-const PLAIN_PATH = /^\/[A-Za-z0-9/_.~-]{0,120}$/;
-
-/** "GET /v1/nope" for a plain path; hostile or huge paths are never echoed back. */
-function routeForMessage(method: string, url: string): string {
-  const path = url.split('?')[0] ?? '';
-  return PLAIN_PATH.test(path) ? `${method} ${path}` : `${method} for this path`;
-}
 
 /** Builds the Fastify app: the contract's routes plus health, metrics, OpenAPI and /docs. */
 export async function buildHttpServer(options: HttpServerOptions): Promise<FastifyInstance> {
@@ -95,7 +88,11 @@ export async function buildHttpServer(options: HttpServerOptions): Promise<Fasti
   app.setErrorHandler((error, request, reply) => sendError(error, request, reply));
   app.setNotFoundHandler((request, reply) =>
     sendError(
-      new AppError('not_found', `No route ${routeForMessage(request.method, request.url)}`),
+      // The path is not repeated: answers never echo the request (a hostile path would come back).
+      new AppError(
+        'not_found',
+        `No ${request.method} route at this path; the routes are listed at /v1/openapi.json`,
+      ),
       request,
       reply,
     ),
