@@ -10,6 +10,7 @@ import { startS3rver, type TestS3Server } from '../storage/s3rver.ts';
 import { type RunningServer, startFixtureServer } from '../support/fixture-server.ts';
 import { verifyStandardWebhook, whsecOf } from '../support/standard-webhooks.ts';
 import { freePort, POSTGRES_URL, uniqueName } from '../support/test-app.ts';
+import { postgresUrlOf, REDIS_URL } from '../support/test-services.ts';
 
 const run = promisify(execFile);
 const BIN = path.resolve(import.meta.dirname, '../../bin/vitrine');
@@ -84,8 +85,8 @@ describe('scale-out: 2 API + 2 worker processes on PostgreSQL, Redis and S3', ()
     });
     env = {
       ...process.env,
-      DATABASE_URL: `postgres://postgres@127.0.0.1:5432/${database}`,
-      REDIS_URL: 'redis://127.0.0.1:6379',
+      DATABASE_URL: postgresUrlOf(database),
+      REDIS_URL,
       VITRINE_REDIS_PREFIX: uniqueName('e2e'),
       VITRINE_STORAGE: 's3',
       VITRINE_S3_ENDPOINT: s3.endpoint,

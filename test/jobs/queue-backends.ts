@@ -6,8 +6,9 @@ import { createBullmqJobQueue } from '../../packages/server/src/queue/bullmq-job
 import { createEmbeddedJobQueue } from '../../packages/server/src/queue/embedded-job-queue.ts';
 import type { JobQueue, JobQueueSettings } from '../../packages/server/src/queue/job-queue.ts';
 import { dropPostgresSchema, type Engine, POSTGRES_URL, uniqueName } from '../support/test-app.ts';
+import { REDIS_URL } from '../support/test-services.ts';
 
-export const REDIS_URL = 'redis://127.0.0.1:6379';
+export { REDIS_URL } from '../support/test-services.ts';
 
 /** A database on one engine that several "processes" (connections) can open in turn. */
 export interface TestDatabase {
