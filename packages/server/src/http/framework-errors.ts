@@ -59,7 +59,10 @@ export function parserError(error: ParserError): AppError {
  */
 export function answerClientError(error: ParserError, socket: Socket): void {
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
-  if (socket.writable) {
+  // As Node's own handler: no answer when a response already started on this connection (a
+  // second status line in the middle of it would corrupt the stream).
+  const current = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+  if (socket.writable && !current?.headersSent) {
     const appError = parserError(error);
     const body = JSON.stringify(envelopeOf(appError));
     socket.write(
