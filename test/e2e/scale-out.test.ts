@@ -108,7 +108,8 @@ describe('scale-out: 2 API + 2 worker processes on PostgreSQL, Redis and S3', ()
     // Migrations run on the first start; start the APIs first, then the workers.
     await start('api', 1);
     await Promise.all([start('api', 2), start('worker', 1), start('worker', 2)]);
-  }, 120_000);
+    // Four processes each start Chromium: on a loaded 2-core machine that took over 120 s once.
+  }, 300_000);
 
   afterAll(async () => {
     for (const p of processes) if (p.child.exitCode === null) p.child.kill('SIGTERM');
