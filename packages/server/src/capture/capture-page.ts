@@ -5,12 +5,14 @@ import { sleep } from './abort-race.ts';
 import type { BlockLists } from './block-lists.ts';
 import type { BrowserPool, PageLease, RunOptions } from './browser-pool.ts';
 import { captureFailed, navigationError, renderFailed } from './capture-errors.ts';
+import { animationWarnings, finishAnimations, setPageGate } from './finish-animations.ts';
 import type { PageCapture, PageCaptureOptions } from './page-capture-options.ts';
 import {
   awaitFonts,
   captureStylesheet,
   elementBox,
-  scrollThroughPage,
+  returnToTop,
+  scrollToBottom,
   settlePage,
 } from './page-stabilisation.ts';
 import { installRequestBlocking, parseBlockEntries } from './request-blocking.ts';
@@ -147,9 +149,16 @@ export async function capturePage(
     const fontWaitMs = settings.fontWaitMs ?? 5000;
     let pageHeight = 0;
     if (options.fullPage) {
-      // Fonts first: the page's height, and so the scroll, depends on them.
+      // Fonts first: the page's height, and so the scroll, depends on them. Every section has
+      // been in view once we are at the bottom: finish what that started there, then stop the
+      // page from seeing the way back up (scroll-reveal libraries would hide sections again).
       await awaitFonts(page, fontWaitMs);
-      pageHeight = await scrollThroughPage(page, maxCss, settings.lazyImageWaitMs ?? 3000);
+      await setPageGate(page, 'reveal');
+      await scrollToBottom(page, maxCss);
+      warnings.push(...animationWarnings(await finishAnimations(page, undefined, { freezeAfter: true })));
+      pageHeight = await returnToTop(page, settings.lazyImageWaitMs ?? 3000);
+    } else {
+      warnings.push(...animationWarnings(await finishAnimations(page)));
     }
     const removeSelectors =
       rules.categories.has('cookie-banners') && lists ? lists.cookieBannerSelectors : [];

@@ -1,0 +1,79 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BrowserPool } from '../../packages/server/src/capture/browser-pool.ts';
+import { capture } from '../../packages/server/src/capture/capture-page.ts';
+import type { PageCaptureOptions } from '../../packages/server/src/capture/page-capture-options.ts';
+import { pageOptions, testPool } from '../support/capture-test-kit.ts';
+import { type RunningServer, startFixtureServer } from '../support/fixture-server.ts';
+import { differingPixels } from '../support/pixel-difference.ts';
+
+let server: RunningServer;
+let pool: BrowserPool;
+const settings = { navigationTimeoutMs: 20_000 };
+
+beforeAll(async () => {
+  server = await startFixtureServer();
+  pool = testPool({ captureTimeoutMs: 60_000 });
+});
+
+afterAll(async () => {
+  await pool?.close();
+  await server?.close();
+});
+
+function shoot(page: string, overrides: Partial<PageCaptureOptions> = {}) {
+  return capture(pool, pageOptions(`${server.origin}/animations/${page}`, overrides), settings);
+}
+
+/**
+ * Pixels that differ visibly (a channel by more than 32). A count-up one digit off or a chart
+ * a few pixels short is hundreds of pixels; the tolerance is for anti-aliasing only.
+ */
+async function difference(a: Buffer, b: Buffer): Promise<number> {
+  const pixels = await differingPixels(a, b, 32);
+  console.log('differing pixels', pixels);
+  return pixels;
+}
+const TOLERANCE = 60;
+
+describe('finished animations (real Chart.js, CountUp.js and AOS)', () => {
+  for (const dpr of [1, 2]) {
+    it(`draws the charts fully and the count-ups at their final value, at once (dpr ${dpr})`, async () => {
+      const settled = await shoot('charts.html?static', { deviceScaleFactor: dpr });
+      const shot = await shoot('charts.html', { deviceScaleFactor: dpr });
+      expect(shot.warnings).toEqual([]);
+      expect(await difference(shot.png, settled.png)).toBeLessThan(TOLERANCE);
+      // And the same as a capture taken after a long wait (the animations ran in real time).
+      const waited = await shoot('charts.html', { deviceScaleFactor: dpr, waitFor: 4000 });
+      expect(await difference(shot.png, waited.png)).toBeLessThan(TOLERANCE);
+    });
+  }
+
+  it('shows the scroll-revealed sections in the viewport', async () => {
+    const settled = await shoot('reveal.html?static');
+    const shot = await shoot('reveal.html');
+    expect(shot.warnings).toEqual([]);
+    expect(await difference(shot.png, settled.png)).toBeLessThan(TOLERANCE);
+  });
+
+  for (const dpr of [1, 2]) {
+    it(`shows every scroll-revealed section and count-up of a full page (dpr ${dpr})`, async () => {
+      const settled = await shoot('reveal.html?static', { fullPage: true, deviceScaleFactor: dpr });
+      const shot = await shoot('reveal.html', { fullPage: true, deviceScaleFactor: dpr });
+      expect(shot.height).toBe(640 * 5 * dpr);
+      expect(shot.warnings).toEqual([]);
+      expect(await difference(shot.png, settled.png)).toBeLessThan(TOLERANCE);
+    });
+  }
+
+  it('captures a page that never settles at a bounded point, with a warning', async () => {
+    const started = performance.now();
+    const shot = await shoot('never-settles.html');
+    expect(performance.now() - started).toBeLessThan(30_000);
+    expect(shot.warnings).toEqual([expect.stringMatching(/kept animating .* captured at that point/)]);
+  });
+
+  it('costs a static page no page time and no warning', async () => {
+    const shot = await shoot('../capture/simple.html');
+    expect(shot.warnings).toEqual([]);
+  });
+});
