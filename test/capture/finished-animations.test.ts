@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserPool } from '../../packages/server/src/capture/browser-pool.ts';
 import { capture } from '../../packages/server/src/capture/capture-page.ts';
 import type { PageCaptureOptions } from '../../packages/server/src/capture/page-capture-options.ts';
-import { pageOptions, testPool } from '../support/capture-test-kit.ts';
+import { decode, near, pageOptions, testPool } from '../support/capture-test-kit.ts';
 import { type RunningServer, startFixtureServer } from '../support/fixture-server.ts';
 import { differingPixels } from '../support/pixel-difference.ts';
 
@@ -70,6 +70,25 @@ describe('finished animations (real Chart.js, CountUp.js and AOS)', () => {
     const shot = await shoot('never-settles.html');
     expect(performance.now() - started).toBeLessThan(30_000);
     expect(shot.warnings).toEqual([expect.stringMatching(/kept animating .* captured at that point/)]);
+  });
+
+  it('does not fail when callbacks of the page throw, and still finishes its animation', async () => {
+    const shot = await shoot('throws.html');
+    expect(shot.warnings).toEqual([]);
+    expect(near((await decode(shot.png)).at(100, 100), [0, 255, 0])).toBe(true);
+  });
+
+  it('settles a carousel that rests between slides on its first slide', async () => {
+    const shot = await shoot('carousel.html');
+    expect(shot.warnings).toEqual([]);
+    expect(near((await decode(shot.png)).at(400, 150), [0, 0, 255])).toBe(true);
+  });
+
+  it('adds wait_for on top: a capture waited for shows the page later, still settled', async () => {
+    // After about 3.5 s the carousel has moved to its second slide and finished the move.
+    const shot = await shoot('carousel.html', { waitFor: 3500 });
+    expect(shot.warnings).toEqual([]);
+    expect(near((await decode(shot.png)).at(400, 150), [255, 128, 0])).toBe(true);
   });
 
   it('costs a static page no page time and no warning', async () => {

@@ -101,8 +101,8 @@ async function selectorClip(lease: PageLease, selector: string): Promise<Clip> {
 
 /**
  * The recipe for a stable screenshot of one page (contract.md 4): emulation, blocking, `load`,
- * the requested wait, fonts, injected and hiding CSS, frozen animations, lazy content for a full
- * page; then one CDP `Page.captureScreenshot` with `optimizeForSpeed` (PNG, decoded and encoded
+ * the requested wait, finished animations (finish-animations.ts), fonts, injected and hiding CSS,
+ * lazy content and scroll reveals for a full page; then one CDP `Page.captureScreenshot` with `optimizeForSpeed` (PNG, decoded and encoded
  * once downstream). Timings per phase: context, navigation, waits, capture.
  */
 export async function capturePage(

@@ -131,7 +131,12 @@ export async function finishAnimations(
       let ranMs = 0;
       while (dueIn() <= budget.quietMs) {
         if (ranMs >= budget.pageMs || realNow() - started >= budget.wallMs) return done(ranMs, false);
-        await controller.runFor(budget.stepMs);
+        try {
+          await controller.runFor(budget.stepMs);
+        } catch {
+          // A callback of the page threw: the page's own bug, reported nowhere else either. The
+          // clock has run the step's other callbacks and moved on.
+        }
         ranMs += budget.stepMs;
       }
       return done(ranMs, true);
