@@ -102,8 +102,9 @@ async function selectorClip(lease: PageLease, selector: string): Promise<Clip> {
 /**
  * The recipe for a stable screenshot of one page (contract.md 4): emulation, blocking, `load`,
  * the requested wait, finished animations (finish-animations.ts), fonts, injected and hiding CSS,
- * lazy content and scroll reveals for a full page; then one CDP `Page.captureScreenshot` with `optimizeForSpeed` (PNG, decoded and encoded
- * once downstream). Timings per phase: context, navigation, waits, capture.
+ * lazy content and scroll reveals for a full page; then one CDP `Page.captureScreenshot` with
+ * `optimizeForSpeed` (PNG, decoded and encoded once downstream). Timings per phase: context,
+ * navigation, waits, capture.
  */
 export async function capturePage(
   lease: PageLease,
