@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserPool } from '../../packages/server/src/capture/browser-pool.ts';
 import { capture } from '../../packages/server/src/capture/capture-page.ts';
+import { pageWatchesScrolling } from '../../packages/server/src/capture/finish-animations.ts';
 import type { PageCaptureOptions } from '../../packages/server/src/capture/page-capture-options.ts';
 import { decode, near, pageOptions, testPool } from '../support/capture-test-kit.ts';
 import { type RunningServer, startFixtureServer } from '../support/fixture-server.ts';
@@ -89,6 +90,28 @@ describe('finished animations (real Chart.js, CountUp.js and AOS)', () => {
     const shot = await shoot('carousel.html', { waitFor: 3500 });
     expect(shot.warnings).toEqual([]);
     expect(near((await decode(shot.png)).at(400, 150), [255, 128, 0])).toBe(true);
+  });
+
+  it('scrolls through a full page only when the page could notice', async () => {
+    const watches = (path: string) =>
+      pool.run(async (lease) => {
+        await lease.page.goto(`${server.origin}/${path}`);
+        return pageWatchesScrolling(lease.page);
+      });
+    expect(await watches('bench/long.html')).toBe(false);
+    expect(await watches('capture/simple.html')).toBe(false);
+    expect(await watches('capture/lazy.html')).toBe(true); // an IntersectionObserver
+    expect(await watches('animations/reveal.html')).toBe(true); // AOS listens to scroll
+    server.route('/lazy-img', (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end('<img loading="lazy" src="/capture/red.svg" style="margin-top:3000px">');
+    });
+    expect(await watches('lazy-img')).toBe(true);
+    server.route('/onscroll', (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end('<body onscroll="void 0" style="height:3000px">');
+    });
+    expect(await watches('onscroll')).toBe(true);
   });
 
   it('costs a static page no page time and no warning', async () => {

@@ -5,7 +5,12 @@ import { sleep } from './abort-race.ts';
 import type { BlockLists } from './block-lists.ts';
 import type { BrowserPool, PageLease, RunOptions } from './browser-pool.ts';
 import { captureFailed, navigationError, renderFailed } from './capture-errors.ts';
-import { animationWarnings, finishAnimations, setPageGate } from './finish-animations.ts';
+import {
+  animationWarnings,
+  finishAnimations,
+  pageWatchesScrolling,
+  setPageGate,
+} from './finish-animations.ts';
 import type { PageCapture, PageCaptureOptions } from './page-capture-options.ts';
 import {
   awaitFonts,
@@ -154,8 +159,10 @@ export async function capturePage(
       // been in view once we are at the bottom: finish what that started there, then stop the
       // page from seeing the way back up (scroll-reveal libraries would hide sections again).
       await awaitFonts(page, fontWaitMs);
-      await setPageGate(page, 'reveal');
-      await scrollToBottom(page, maxCss);
+      if (await pageWatchesScrolling(page)) {
+        await setPageGate(page, 'reveal');
+        await scrollToBottom(page, maxCss);
+      }
       warnings.push(...animationWarnings(await finishAnimations(page, undefined, { freezeAfter: true })));
       pageHeight = await returnToTop(page, settings.lazyImageWaitMs ?? 3000);
     } else {

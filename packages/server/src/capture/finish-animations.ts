@@ -58,10 +58,29 @@ export async function installPageClock(context: BrowserContext): Promise<void> {
         true,
       );
     }
+    // What a full-page capture needs to know to skip scrolling through a page that would not
+    // notice (pageWatchesScrolling).
+    const watch = { observers: 0, scrollListeners: 0 };
+    Object.defineProperty(window, Symbol.for(`${gate}.watch`), { value: watch });
+    for (const target of [window, document] as EventTarget[]) {
+      const add = target.addEventListener;
+      Object.defineProperty(target, 'addEventListener', {
+        configurable: true,
+        writable: true,
+        value: function addEventListener(
+          this: EventTarget,
+          ...args: Parameters<EventTarget['addEventListener']>
+        ) {
+          if (args[0] === 'scroll') watch.scrollListeners += 1;
+          return add.apply(this, args);
+        },
+      });
+    }
     const Native = window.IntersectionObserver;
     if (typeof Native !== 'function') return;
     window.IntersectionObserver = class extends Native {
       constructor(callback: IntersectionObserverCallback, options?: IntersectionObserverInit) {
+        watch.observers += 1;
         super((entries, observer) => {
           const now = state();
           if (now === 'frozen') return;
@@ -81,6 +100,28 @@ export async function setPageGate(page: Page, gate: PageGate): Promise<void> {
     },
     { key: GATE, value: gate },
   );
+}
+
+/**
+ * Whether the page could change as it is scrolled: it created an IntersectionObserver, listens
+ * to window or document scrolls, or has lazily loaded images or frames. A full page that does
+ * none of these is captured without scrolling through it first (the scroll is most of a long
+ * static page's waits, performance.md P7).
+ */
+export async function pageWatchesScrolling(page: Page): Promise<boolean> {
+  return page.evaluate((gate) => {
+    const watch = (
+      window as unknown as Record<symbol, { observers: number; scrollListeners: number } | undefined>
+    )[Symbol.for(`${gate}.watch`)];
+    if (!watch) return true;
+    return (
+      watch.observers > 0 ||
+      watch.scrollListeners > 0 ||
+      window.onscroll !== null ||
+      document.onscroll !== null ||
+      document.querySelector('img[loading="lazy"], iframe[loading="lazy"]') !== null
+    );
+  }, GATE);
 }
 
 /**
