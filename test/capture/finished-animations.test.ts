@@ -114,6 +114,12 @@ describe('finished animations (real Chart.js, CountUp.js and AOS)', () => {
     expect(await watches('onscroll')).toBe(true);
   });
 
+  it('follows a redirect made by a timer while the clock runs ahead, and captures the next page', async () => {
+    const shot = await shoot('redirects.html');
+    expect(shot.finalUrl).toBe(`${server.origin}/capture/simple.html`);
+    expect(shot.warnings).toEqual([]);
+  });
+
   it('costs a static page no page time and no warning', async () => {
     const shot = await shoot('../capture/simple.html');
     expect(shot.warnings).toEqual([]);

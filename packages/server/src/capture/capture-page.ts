@@ -145,7 +145,6 @@ export async function capturePage(
     if (signal.aborted) throw signal.reason;
     throw navigationError(error, settings.navigationTimeoutMs);
   }
-  const finalUrl = page.url();
   phase('navigation');
   lease.loaded();
 
@@ -212,7 +211,8 @@ export async function capturePage(
     const png = Buffer.from(shot.data, 'base64');
     phase('capture');
     const title = await page.title().catch(() => '');
-    return { png, ...pngSize(png), warnings, timings, finalUrl, title };
+    // The URL at the shot: a timer of the page may have navigated while it settled.
+    return { png, ...pngSize(png), warnings, timings, finalUrl: page.url(), title };
   } catch (error) {
     if (signal.aborted) throw signal.reason;
     throw renderFailed(error);

@@ -60,8 +60,12 @@ export async function installPageClock(context: BrowserContext): Promise<void> {
     }
     // What a full-page capture needs to know to skip scrolling through a page that would not
     // notice (pageWatchesScrolling).
-    const watch = { observers: 0, scrollListeners: 0 };
+    const watch = { observers: 0, scrollListeners: 0, navigating: false };
     Object.defineProperty(window, Symbol.for(`${gate}.watch`), { value: watch });
+    // A navigation the page starts (a timer's redirect) while its clock is run ahead.
+    (window as unknown as { navigation?: EventTarget }).navigation?.addEventListener('navigate', () => {
+      watch.navigating = true;
+    });
     for (const target of [window, document] as EventTarget[]) {
       const add = target.addEventListener;
       Object.defineProperty(target, 'addEventListener', {
@@ -134,6 +138,46 @@ export async function finishAnimations(
   budget: AnimationBudget = ANIMATION_BUDGET,
   options: { freezeAfter?: boolean } = {},
 ): Promise<FinishedAnimations> {
+  const freeze = options.freezeAfter === true;
+  let finished: (FinishedAnimations & { navigating: boolean }) | undefined;
+  try {
+    finished = await runPageClock(page, budget, freeze);
+  } catch (error) {
+    if (page.isClosed() || !/context was destroyed|navigat/i.test(String(error))) throw error;
+  }
+  if (finished && !finished.navigating)
+    return { ranMs: finished.ranMs, settled: finished.settled, videoPlaying: finished.videoPlaying };
+  // A timer of the page navigated (a redirect after a splash, a reload): what a person would
+  // see is the next page. Let it load, then settle that one, once.
+  await nextDocumentLoaded(page, budget.wallMs * 2);
+  const next = await runPageClock(page, budget, freeze);
+  return { ranMs: next.ranMs, settled: next.settled, videoPlaying: next.videoPlaying };
+}
+
+/** Waits (bounded) until the document is a loaded one that has not started leaving. */
+async function nextDocumentLoaded(page: Page, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const ready = await page
+      .evaluate(
+        (gate) =>
+          document.readyState === 'complete' &&
+          (window as unknown as Record<symbol, { navigating: boolean } | undefined>)[
+            Symbol.for(`${gate}.watch`)
+          ]?.navigating !== true,
+        GATE,
+      )
+      .catch(() => false);
+    if (ready) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+function runPageClock(
+  page: Page,
+  budget: AnimationBudget,
+  freezeAfter: boolean,
+): Promise<FinishedAnimations & { navigating: boolean }> {
   return page.evaluate(
     async ({ budget, freeze, flag }) => {
       interface Timer {
@@ -154,7 +198,10 @@ export async function finishAnimations(
         [...document.querySelectorAll('video')].some((video) => !video.paused && !video.ended);
       const done = (ranMs: number, settled: boolean) => {
         if (freeze) (window as unknown as Record<symbol, string>)[Symbol.for(flag)] = 'frozen';
-        return { ranMs, settled, videoPlaying: videoPlaying() };
+        const watch = (window as unknown as Record<symbol, { navigating: boolean } | undefined>)[
+          Symbol.for(`${flag}.watch`)
+        ];
+        return { ranMs, settled, videoPlaying: videoPlaying(), navigating: watch?.navigating === true };
       };
       if (!clock) return done(0, true);
       const controller = clock.controller;
@@ -182,7 +229,7 @@ export async function finishAnimations(
       }
       return done(ranMs, true);
     },
-    { budget, freeze: options.freezeAfter === true, flag: GATE },
+    { budget, freeze: freezeAfter, flag: GATE },
   );
 }
 
