@@ -102,21 +102,26 @@ describe('browser pool', () => {
   });
 
   it('tears down at the deadline, killing a browser whose close hangs', async () => {
-    await withPool(testPool({ closeTimeoutMs: 500 }), async (pool) => {
+    await withPool(testPool({ closeTimeoutMs: 2000 }), async (pool) => {
       await capture(pool, pageOptions(simple()), settings);
       const soft = await failure(pool.run(() => new Promise(() => undefined), { deadlineMs: 500 }));
       expect(soft.details).toMatchObject({ reason: 'render_failed', deadline_ms: 500 });
       expect(pool.stats().launches).toBe(1);
       const pid = pool.stats().browserPid as number;
+      // A deadline that leaves time to open the page under load: the browser must be stopped
+      // while the capture holds it, not before.
+      let stopped = false;
       const hard = await failure(
         pool.run(
           async () => {
             process.kill(pid, 'SIGSTOP');
+            stopped = true;
             await new Promise(() => undefined);
           },
-          { deadlineMs: 500 },
+          { deadlineMs: 5000 },
         ),
       );
+      expect(stopped).toBe(true);
       expect(hard.details).toMatchObject({ reason: 'render_failed' });
       await waitFor(() => {
         try {
