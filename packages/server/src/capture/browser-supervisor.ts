@@ -38,7 +38,10 @@ export interface BrowserSupervisor {
   attach(instance: BrowserInstance, aborter: AbortController): () => void;
   /** Recycling: the instance takes no new leases and closes after its last one. */
   retire(instance: BrowserInstance): void;
-  /** The one place a browser is declared dead: out of service, its leases aborted with `reason`, closed (killed if it hangs). */
+  /**
+   * The one place a browser is declared dead: out of service, its leases aborted with `reason`,
+   * closed (killed if it hangs).
+   */
   markDead(instance: BrowserInstance, reason: Error): void;
   /** Keeps a background cleanup so `close` can wait for it. */
   track(promise: Promise<unknown>): void;
@@ -63,8 +66,9 @@ export function createBrowserSupervisor(options: BrowserSupervisorOptions): Brow
     cleanups.add(settled);
   };
 
+  /** Closes the process once (a retired browser that exits later is not closed again). */
   const closeProcess = (instance: BrowserInstance) => {
-    instances.delete(instance);
+    if (!instances.delete(instance)) return;
     track(instance.process.close(options.closeTimeoutMs));
   };
 
