@@ -93,7 +93,11 @@ describe('browser supervisor', () => {
     const lease = new AbortController();
     sup.attach(first, lease);
     let cleaned = false;
-    sup.track(new Promise<void>((resolve) => setTimeout(resolve, 20)).then(() => void (cleaned = true)));
+    sup.track(
+      new Promise<void>((resolve) => setTimeout(resolve, 20)).then(() => {
+        cleaned = true;
+      }),
+    );
     sup.abortAll(new Error('shutting down'));
     expect(lease.signal.aborted).toBe(true);
     await sup.close();
