@@ -11,6 +11,7 @@ import {
   pageWatchesScrolling,
   setPageGate,
 } from './finish-animations.ts';
+import { applyPageAuth, type PageAuth } from './page-auth.ts';
 import type { PageCapture, PageCaptureOptions } from './page-capture-options.ts';
 import {
   awaitFonts,
@@ -109,12 +110,14 @@ async function selectorClip(lease: PageLease, selector: string): Promise<Clip> {
  * the requested wait, finished animations (finish-animations.ts), fonts, injected and hiding CSS,
  * lazy content and scroll reveals for a full page; then one CDP `Page.captureScreenshot` with
  * `optimizeForSpeed` (PNG, decoded and encoded once downstream). Timings per phase: context,
- * navigation, waits, capture.
+ * navigation, waits, capture. `auth` (an auth profile's cookies and localStorage) is loaded into
+ * the context before the navigation.
  */
 export async function capturePage(
   lease: PageLease,
   options: PageCaptureOptions,
   settings: PageCaptureSettings,
+  auth?: PageAuth,
 ): Promise<PageCapture> {
   const { page, cdp, signal } = lease;
   const timings: Record<string, number> = {};
@@ -132,6 +135,7 @@ export async function capturePage(
   if (rules.categories.size > 0 && !lists) {
     throw new AppError('internal_error', 'Block lists are not configured');
   }
+  if (auth) await applyPageAuth(lease.context, page, auth);
   await Promise.all([emulate(cdp, options), installRequestBlocking(page, rules, lists)]).catch(
     (error: unknown) => {
       throw renderFailed(error);
