@@ -8,7 +8,7 @@ import {
 } from 'fastify-type-provider-zod';
 import { ulid } from 'ulid';
 import { AppError } from '../errors/app-error.ts';
-import { type OpenApiDocumentShape, renderDocsPage } from '../web/docs-page.ts';
+import { registerApiReference } from '../web/api-reference.ts';
 import { sendError } from './error-response.ts';
 import type { Metrics } from './metrics.ts';
 import { registerRoutes } from './register-routes.ts';
@@ -125,19 +125,9 @@ export async function buildHttpServer(options: HttpServerOptions): Promise<Fasti
     reply.type(options.metrics.registry.contentType).send(await options.metrics.registry.metrics()),
   );
   app.get('/v1/openapi.json', hidden, async () => app.swagger());
-  app.get('/docs', hidden, async (_request, reply) =>
-    reply
-      .type('text/html; charset=utf-8')
-      .header(
-        'content-security-policy',
-        "default-src 'none'; style-src 'unsafe-inline'; img-src data:; frame-ancestors 'none'",
-      )
-      .send(renderDocsPage(app.swagger() as unknown as OpenApiDocument)),
-  );
+  registerApiReference(app);
   return app;
 }
-
-export type OpenApiDocument = OpenApiDocumentShape;
 
 /**
  * Stops the HTTP server: no new requests, in-flight ones may finish within `graceMs`, then every

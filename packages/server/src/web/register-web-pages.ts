@@ -2,6 +2,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { toAppError } from '../http/error-response.ts';
 import { type AccountPageDeps, registerAccountPage } from './account-page.ts';
 import { type DevicePagesDeps, registerDevicePages } from './device-pages.ts';
+import { type PlaygroundDeps, registerPlaygroundPage } from './playground-page.ts';
 import { registerSignInPages, type SignInPagesDeps } from './sign-in-pages.ts';
 import { html, renderPage } from './web-layout.ts';
 import { registerWebSession, type WebSessionOptions } from './web-session.ts';
@@ -10,7 +11,9 @@ import { WEB_STYLESHEET, WEB_STYLESHEET_ETAG } from './web-style.ts';
 export type WebPagesDeps = WebSessionOptions &
   Omit<SignInPagesDeps, 'secureCookies'> &
   DevicePagesDeps &
-  AccountPageDeps;
+  AccountPageDeps & {
+    playground: PlaygroundDeps;
+  };
 
 /**
  * Headers of every web page: no framing (clickjacking on the approval page), no scripts, forms
@@ -62,7 +65,10 @@ export async function registerWebPages(app: FastifyInstance, deps: WebPagesDeps)
     });
     await registerWebSession(web, deps);
     web.addHook('onSend', async (_request, reply, payload) => {
-      for (const [name, value] of Object.entries(PAGE_HEADERS)) reply.header(name, value);
+      // A page with its own policy (the playground runs its scripts) keeps it.
+      for (const [name, value] of Object.entries(PAGE_HEADERS)) {
+        if (!reply.hasHeader(name)) reply.header(name, value);
+      }
       if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
       return payload;
     });
@@ -76,5 +82,6 @@ export async function registerWebPages(app: FastifyInstance, deps: WebPagesDeps)
     registerSignInPages(web, deps);
     registerDevicePages(web, deps);
     registerAccountPage(web, deps);
+    registerPlaygroundPage(web, deps.playground);
   });
 }
