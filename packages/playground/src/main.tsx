@@ -54,6 +54,11 @@ async function errorMessage(response: Response): Promise<string> {
   }
 }
 
+/** A number input's value; empty means "back to the default". */
+function numberOf(input: HTMLInputElement): number | undefined {
+  return input.value === '' || !Number.isFinite(input.valueAsNumber) ? undefined : input.valueAsNumber;
+}
+
 function initialBody(): Body {
   const fromQuery = new URLSearchParams(window.location.search).get('url');
   return { url: fromQuery ?? 'https://example.com' };
@@ -165,9 +170,7 @@ function Control({ field, body, onChange }: { field: FieldControl; body: Body; o
               max={field.max}
               step={field.step}
               value={typeof shown === 'number' ? shown : ''}
-              onChange={(e) =>
-                onChange(e.currentTarget.value === '' ? undefined : Number(e.currentTarget.value))
-              }
+              onInput={(e) => onChange(numberOf(e.currentTarget))}
             />
           </div>
           {hint}
@@ -184,9 +187,7 @@ function Control({ field, body, onChange }: { field: FieldControl; body: Body; o
             max={field.max}
             value={typeof shown === 'number' ? shown : ''}
             aria-describedby={described}
-            onChange={(e) =>
-              onChange(e.currentTarget.value === '' ? undefined : Number(e.currentTarget.value))
-            }
+            onInput={(e) => onChange(numberOf(e.currentTarget))}
           />
           {hint}
         </div>
@@ -203,7 +204,10 @@ function Control({ field, body, onChange }: { field: FieldControl; body: Body; o
                 type="number"
                 min={320}
                 value={v.width}
-                onChange={(e) => onChange({ ...v, width: Number(e.currentTarget.value) })}
+                onInput={(e) => {
+                  const width = Number(e.currentTarget.value);
+                  onChange((old: unknown) => ({ ...((old as typeof v | undefined) ?? v), width }));
+                }}
               />
             </label>
             <label>
@@ -212,7 +216,10 @@ function Control({ field, body, onChange }: { field: FieldControl; body: Body; o
                 type="number"
                 min={200}
                 value={v.height}
-                onChange={(e) => onChange({ ...v, height: Number(e.currentTarget.value) })}
+                onInput={(e) => {
+                  const height = Number(e.currentTarget.value);
+                  onChange((old: unknown) => ({ ...((old as typeof v | undefined) ?? v), height }));
+                }}
               />
             </label>
           </div>
@@ -553,7 +560,15 @@ function App() {
     );
   if (!session) return <p aria-live="polite">Loading…</p>;
 
-  const set = (path: string[], value: unknown) => setBody((b) => setField(b, path, value));
+  // A value, or an update of the current value (controls that edit part of an object field).
+  const set = (path: string[], value: unknown) =>
+    setBody((b) =>
+      setField(
+        b,
+        path,
+        typeof value === 'function' ? (value as (old: unknown) => unknown)(getField(b, path)) : value,
+      ),
+    );
   const base = session.public_url;
   const snippet: Record<CopyKind, string> = {
     curl: curlCommand(base, request),

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../errors/app-error.ts';
 
@@ -10,10 +10,9 @@ import { AppError } from '../errors/app-error.ts';
  * from elsewhere: the CSP allows only this origin, Scalar's web fonts are off and its request
  * proxy is unset, so "try it" calls go straight to this server with the reader's API key.
  */
-const require = createRequire(import.meta.url);
+// The package exports only modules; its main module sits in dist/, the browser bundle beside it.
 const SCALAR_DIR = path.join(
-  path.dirname(require.resolve('@scalar/api-reference/package.json')),
-  'dist',
+  path.dirname(fileURLToPath(import.meta.resolve('@scalar/api-reference'))),
   'browser',
 );
 const ASSET_NAME = /^(?:chunks\/)?[A-Za-z0-9][A-Za-z0-9._-]{0,120}\.js$/;

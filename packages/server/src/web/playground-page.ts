@@ -28,10 +28,10 @@ const ASSET_TYPES: Record<string, string> = {
 
 /**
  * The playground's own policy: its scripts and styles from this origin only, requests to this
- * origin only (previews, the catalogue), previews shown from blob: URLs.
+ * origin only (previews, the catalogue), previews shown from (and readable as) blob: URLs.
  */
 const PLAYGROUND_CSP =
-  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; connect-src 'self'; font-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; connect-src 'self' blob:; font-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
 /** How long a signed URL minted by the playground stays valid (bounded by the server's maximum). */
 const SIGNED_URL_TTL_SECONDS = 7 * 86_400;
