@@ -61,7 +61,7 @@ function numberOf(input: HTMLInputElement): number | undefined {
 
 function initialBody(): Body {
   const fromQuery = new URLSearchParams(window.location.search).get('url');
-  return { url: fromQuery ?? 'https://example.com' };
+  return fromQuery ? { url: fromQuery } : {};
 }
 
 function Control({ field, body, onChange }: { field: FieldControl; body: Body; onChange(v: unknown): void }) {
@@ -602,6 +602,7 @@ function App() {
               type="url"
               required
               value={String(body.url ?? '')}
+              placeholder="https://example.com"
               onChange={(e) => set(['url'], e.currentTarget.value.trim())}
             />
           </div>
