@@ -48,7 +48,6 @@ Scalar.createApiReference('#app', {
   documentDownloadType: 'json',
   baseServerURL: window.location.origin,
   servers: [{ url: window.location.origin, description: 'This Vitrine server' }],
-  authentication: { preferredSecurityScheme: 'bearerAuth' },
   persistAuth: true,
   metaData: { title: 'Vitrine API reference' },
   customCss: '.vitrine-playground-link{display:block;padding:8px 12px;font-weight:600}',
