@@ -85,6 +85,7 @@ try {
       await tab.getByRole('radio', { name: 'iphone-16-pro' }).check();
       await tab.locator('.status', { hasText: 'Rendered' }).waitFor({ timeout: 120_000 });
       await tab.locator('.thumb img').first().waitFor({ timeout: 30_000 });
+      await tab.evaluate(() => window.scrollTo(0, 0));
       await tab.waitForTimeout(500);
       const file = path.join(IMAGES, `playground-${form}-${scheme}.png`);
       await tab.screenshot({ path: file });
