@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError } from '../errors/app-error.ts';
 import { sendError, toAppError } from '../http/error-response.ts';
 import { type AccountPageDeps, registerAccountPage } from './account-page.ts';
 import { type DevicePagesDeps, registerDevicePages } from './device-pages.ts';
@@ -36,7 +37,15 @@ function isCsrfError(error: unknown): boolean {
 /** Errors on web pages are pages too: the same status as the API would use, a readable message. */
 function sendErrorPage(error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
   // The playground's JSON endpoints answer in the API's error envelope, which its page reads.
-  if (request.url.startsWith('/playground/api/')) return sendError(error, request, reply);
+  if (request.url.startsWith('/playground/api/')) {
+    const refused = isCsrfError(error)
+      ? new AppError(
+          'unauthorized',
+          'This request did not come from the playground page, or the page expired: reload it.',
+        )
+      : error;
+    return sendError(refused, request, reply);
+  }
   if (isCsrfError(error)) {
     const main = html`<h1>Form expired</h1><p class="error" role="alert">This form was not sent from this site, or it expired. Go back, reload the page and try again.</p>`;
     return reply
