@@ -35,6 +35,8 @@ describe('/docs in real Chromium', () => {
     });
     await page.goto(`${t.baseUrl}/docs`);
     await page.getByRole('heading', { name: 'Vitrine API' }).first().waitFor({ timeout: 60_000 });
+    // The introduction links to the playground; the playground links fields to the model entry.
+    await page.getByRole('link', { name: 'playground' }).first().waitFor();
     await page.goto(`${t.baseUrl}/docs#tag/backgrounds/GET/v1/backgrounds`);
     await page.getByRole('button', { name: /Test Request.*get \/v1\/backgrounds\)/ }).click();
     const answered = page.waitForResponse(
@@ -48,6 +50,13 @@ describe('/docs in real Chromium', () => {
     // A public route: the reference sends no key (its operation says `security: []`).
     expect(response.request().headers().authorization).toBeUndefined();
 
+    const model = await context.newPage();
+    // The playground's field links point at the capture body's model entry.
+    await model.goto(`${t.baseUrl}/docs#models/CaptureRequestInput`);
+    await model.locator('[id$="models/CaptureRequestInput"]').first().waitFor({ timeout: 30_000 });
+    await expect
+      .poll(() => model.getByText('background_preset').first().isVisible(), { timeout: 30_000 })
+      .toBe(true);
     expect(offsite).toEqual([]);
     expect(blocked).toEqual([]);
     await context.close();

@@ -42,7 +42,7 @@ const GROUPS = buildFieldGroups();
 /** How long the controls must rest before a preview is asked for. */
 const PREVIEW_DEBOUNCE_MS = 200;
 /** The reference entry of a capture field in /docs (Scalar's model anchor). */
-const FIELD_DOCS = '/docs#model/capturerequest';
+const FIELD_DOCS = '/docs#models/CaptureRequestInput';
 
 async function errorMessage(response: Response): Promise<string> {
   try {
@@ -680,8 +680,8 @@ function App() {
             </button>
             <p class="muted">
               Only fields that differ from the defaults are included. Defaults:{' '}
-              <a href="/docs#model/capturerequest">reference</a>. Replace <code>$VITRINE_API_KEY</code> with a
-              key from your <a href="/account">account</a>. Output format default:{' '}
+              <a href="/docs#models/CaptureRequestInput">reference</a>. Replace <code>$VITRINE_API_KEY</code>{' '}
+              with a key from your <a href="/account">account</a>. Output format default:{' '}
               {CAPTURE_DEFAULTS.output.format}.
             </p>
           </div>

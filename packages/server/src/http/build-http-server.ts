@@ -94,7 +94,8 @@ export async function buildHttpServer(options: HttpServerOptions): Promise<Fasti
       info: {
         title: 'Vitrine API',
         version: options.version,
-        description: 'Capture a web page, compose styling around it, store it, get its URL.',
+        description:
+          'Capture a web page, compose styling around it, store it, get its URL. Design a look by eye and copy the call in the [playground](/playground).',
       },
       servers: [{ url: options.publicUrl }],
       components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' } } },

@@ -50,14 +50,7 @@ Scalar.createApiReference('#app', {
   servers: [{ url: window.location.origin, description: 'This Vitrine server' }],
   persistAuth: true,
   metaData: { title: 'Vitrine API reference' },
-  customCss: '.vitrine-playground-link{display:block;padding:8px 12px;font-weight:600}',
 });
-// A link to the playground above the reference (the page's only hand-written element).
-const link = document.createElement('a');
-link.href = '/playground';
-link.className = 'vitrine-playground-link';
-link.textContent = 'Try the look of a capture in the playground →';
-document.body.prepend(link);
 `;
 
 export function registerApiReference(app: FastifyInstance): void {
