@@ -114,7 +114,7 @@ describe('the playground, end to end', () => {
 
     const target = `${fixtures.origin}/capture/dark.html`;
     page.on('console', (m) => process.env.PG_DEBUG && console.log('console:', m.text()));
-    page.on('pageerror', (e) => console.log('page error:', e.message));
+    page.on('pageerror', (e) => process.env.PG_DEBUG && console.log('page error:', e.message));
     for (const group of ['Target and browser', 'Geometry, border and shadow']) {
       await page.locator('summary', { hasText: group }).click();
     }
@@ -193,6 +193,27 @@ describe('the playground, end to end', () => {
     // JSON body and fetch snippet carry the same minimal body.
     expect(JSON.parse(await snippetOf(page, 'JSON body', (text) => text.startsWith('{')))).toEqual(expected);
     expect(await snippetOf(page, 'JS fetch', (text) => text.includes('fetch('))).toContain('"padding": 24');
+
+    // A newer change cancels the preview in flight (the first is held back by the test).
+    const failed: string[] = [];
+    page.on('requestfailed', (request) => {
+      if (request.url().endsWith('/playground/api/preview')) failed.push(request.failure()?.errorText ?? '');
+    });
+    let held = 0;
+    await page.route('**/playground/api/preview', async (route) => {
+      held += 1;
+      if (held === 1) await new Promise((resolve) => setTimeout(resolve, 5000));
+      await route.continue().catch(() => undefined);
+    });
+    const firstSent = page.waitForRequest((r) => r.url().endsWith('/playground/api/preview'));
+    await page.getByLabel('padding value').fill('30');
+    await page.getByLabel('padding value').press('Tab');
+    await firstSent;
+    await page.getByLabel('padding value').fill('32');
+    await page.getByLabel('padding value').press('Tab');
+    await expect.poll(() => failed, { timeout: 30_000 }).toContainEqual(expect.stringContaining('ABORTED'));
+    await expect.poll(() => previews.at(-1)?.padding, { timeout: 30_000 }).toBe(32);
+    await page.unroute('**/playground/api/preview');
 
     expect(offsite).toEqual([]);
     await context.close();
