@@ -107,7 +107,11 @@ export function controlFor(path: string[], schema: JsonSchema): FieldControl {
     defaultValue: contractDefault(path) ?? schema.default,
   };
   const options = enumValues(schema);
-  if (options) return { ...base, kind: options.length <= MAX_CHIPS ? 'chips' : 'select', options };
+  if (options) {
+    // Presets are chips whatever their number: picking one is the point of the field.
+    const chips = options.length <= MAX_CHIPS || name.endsWith('_preset');
+    return { ...base, kind: chips ? 'chips' : 'select', options };
+  }
   const type = Array.isArray(schema.type) ? schema.type[0] : schema.type;
   if (name === 'viewport') return { ...base, kind: 'viewport' };
   if (type === 'boolean') return { ...base, kind: 'boolean' };
