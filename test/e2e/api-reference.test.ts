@@ -19,7 +19,7 @@ describe('/docs in real Chromium', () => {
     await t?.close();
   });
 
-  it('renders with no request leaving the service, and "try it" of GET /v1/backgrounds works', async () => {
+  it('renders with no request leaving the service; "try it" works for GET /v1/backgrounds and, with an API key, GET /v1/projects', async () => {
     const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
     const page = await context.newPage();
     const offsite: string[] = [];
@@ -49,6 +49,24 @@ describe('/docs in real Chromium', () => {
     expect(new URL(response.url()).origin).toBe(t.baseUrl);
     // A public route: the reference sends no key (its operation says `security: []`).
     expect(response.request().headers().authorization).toBeUndefined();
+
+    // A keyed route: the reader's API key goes in the client's bearer field.
+    const key = await t.createKey();
+    const keyed = await context.newPage();
+    await keyed.goto(`${t.baseUrl}/docs#tag/projects/GET/v1/projects`);
+    await keyed.getByRole('heading', { name: 'Vitrine API' }).first().waitFor({ timeout: 60_000 });
+    await keyed.getByRole('button', { name: /Test Request.*get \/v1\/projects\)/ }).click();
+    // Its collapsed Authentication section (the last one on the page: the client modal's).
+    await keyed.getByText('Authentication', { exact: true }).last().click();
+    await keyed.getByPlaceholder('Token').first().fill(key.key);
+    const listed = keyed.waitForResponse(
+      (r) => new URL(r.url()).pathname === '/v1/projects' && r.request().method() === 'GET',
+      { timeout: 60_000 },
+    );
+    await keyed.getByRole('button', { name: /^Send/ }).first().click();
+    const projects = await listed;
+    expect(projects.request().headers().authorization).toBe(`Bearer ${key.key}`);
+    expect(projects.status()).toBe(200);
 
     const model = await context.newPage();
     // The playground's field links point at the capture body's model entry.
