@@ -22,6 +22,7 @@ import {
   fullPageSection,
   latencySection,
   perCallSection,
+  previewSection,
   serviceComposeSection,
   throughputSection,
   VIEWPORT,
@@ -30,7 +31,16 @@ import { machineFacts, printTable, type Results, writeDocs, writeJson } from './
 import { startVitrine } from './service.ts';
 import { measureMemory, startWithMake } from './spawned-service.ts';
 
-const SECTIONS = ['latency', 'fullpage', 'throughput', 'cache', 'compose', 'start', 'memory'] as const;
+const SECTIONS = [
+  'latency',
+  'fullpage',
+  'throughput',
+  'cache',
+  'compose',
+  'preview',
+  'start',
+  'memory',
+] as const;
 type Section = (typeof SECTIONS)[number];
 
 const filter = process.argv[2]?.split(',').filter(Boolean) ?? [];
@@ -72,7 +82,9 @@ try {
       console.log(`  ${c.look} ${c.mode} dpr${c.dpr}: p50 ${c.warm.p50} ms`);
   }
 
-  const inProcess = (['latency', 'fullpage', 'throughput', 'cache', 'compose'] as const).some(wanted);
+  const inProcess = (['latency', 'fullpage', 'throughput', 'cache', 'compose', 'preview'] as const).some(
+    wanted,
+  );
   if (inProcess) {
     const poolSize = process.env.VITRINE_BROWSER_CONCURRENCY;
     const vitrine = await startVitrine(poolSize ? { VITRINE_BROWSER_CONCURRENCY: poolSize } : {});
@@ -113,6 +125,10 @@ try {
           pages.simple,
           Math.max(6, Math.round(ROUNDS / 2)),
         );
+      }
+      if (wanted('preview') && c.styled) {
+        console.log('playground preview update (issue 16)');
+        results.preview = await previewSection(c, pages.simple, Math.max(10, ROUNDS * 2));
       }
     } finally {
       await Promise.allSettled([c.bare.close(), c.cwWarm.close()]);
