@@ -120,8 +120,8 @@ export function createProjectService(deps: ProjectServiceDeps) {
       throw error;
     }
     // A new domain restarts extraction; removing it leaves nothing to extract.
-    if (domain) await deps.brand?.start(userId, id, domain);
-    else if (domain === null) {
+    if (domain) return queued(userId, await findOrThrow(userId, id), domain, false);
+    if (domain === null) {
       await projects.update(userId, id, { brand: null, brand_status: 'skipped', brand_error: null });
     }
     return toProject(await findOrThrow(userId, id));
@@ -135,8 +135,16 @@ export function createProjectService(deps: ProjectServiceDeps) {
         details: { issues: [{ path: 'domain', message: 'Set a domain with PATCH first' }] },
       });
     }
-    await deps.brand?.start(userId, id, row.domain, true);
-    return toProject(await findOrThrow(userId, id));
+    return queued(userId, row, row.domain, true);
+  }
+
+  /**
+   * Queues extraction and answers with the project as queued (`pending`): a fast worker may
+   * already have moved it on by the time it is read back, and the answer says what was done.
+   */
+  async function queued(userId: string, row: ProjectRow, domain: string, force: boolean): Promise<Project> {
+    await deps.brand?.start(userId, row.id, domain, force);
+    return toProject({ ...row, brand_status: 'pending', brand_error: null, updated_at: isoNow(clock) });
   }
 
   async function makeDefault(userId: string, id: string): Promise<void> {
