@@ -29,12 +29,6 @@ export function resolveOutput(output: RawCaptureRequest['output']): ResolvedOutp
 
 /** Fields that need a later capability; refused clearly rather than ignored. */
 function refuseUnsupported(request: RawCaptureRequest): void {
-  if (request.element !== undefined) {
-    throw invalidParam(
-      'element',
-      'Plain-language element resolution is not available on this server yet; use `selector` with a CSS selector',
-    );
-  }
   if (request.auth_profile_id !== undefined) {
     throw invalidParam('auth_profile_id', 'Auth profiles are not available on this server yet');
   }
@@ -67,6 +61,19 @@ export function resolvePageCapture(
       'full_page and selector cannot be combined: a selector captures one element',
     );
   }
+  const element = request.element?.trim();
+  if (request.element !== undefined) {
+    if (request.selector !== undefined) {
+      throw invalidParam(
+        'element',
+        'element and selector cannot be combined: give a plain-language description or a CSS selector, not both',
+      );
+    }
+    if (request.full_page) {
+      throw invalidParam('element', 'element and full_page cannot be combined: element captures one part of the page');
+    }
+    if (!element) throw invalidParam('element', 'element must describe a part of the page, e.g. "pricing table"');
+  }
   const block = request.block ?? [];
   // With a device and no viewport, the device's viewport, DPR, user agent, mobile and touch
   // apply (contract.md section 4); every field the request gives explicitly still wins.
@@ -85,5 +92,6 @@ export function resolvePageCapture(
     fullPage: request.full_page ?? CAPTURE_DEFAULTS.full_page,
     hideSelectors: request.hide_selectors ?? [],
     selector: request.selector,
+    ...(element ? { element } : {}),
   };
 }

@@ -1,0 +1,189 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BrowserPool } from '../../packages/server/src/capture/browser-pool.ts';
+import { emulate } from '../../packages/server/src/capture/capture-page.ts';
+import {
+  type ElementResolution,
+  resolveElement,
+} from '../../packages/server/src/capture/element/resolve-element.ts';
+import { scrollThroughPage } from '../../packages/server/src/capture/page-stabilisation.ts';
+import { AppError } from '../../packages/server/src/errors/app-error.ts';
+import { pageOptions, testPool } from '../support/capture-test-kit.ts';
+import { type RunningServer, startFixtureServer } from '../support/fixture-server.ts';
+
+/**
+ * Labelled queries on fixture pages of several kinds: each description, and the element a person
+ * would mean by it (marked `data-expect` in the page; the resolver never reads that attribute).
+ * Paraphrases are deliberate: "plans" for the pricing tiers, "revenue graph" for a chart.
+ */
+const LABELLED: Record<string, [query: string, expect: string][]> = {
+  'landing.html': [
+    ['hero', 'hero'],
+    ['the hero section', 'hero'],
+    ['main navigation', 'nav'],
+    ['navbar', 'nav'],
+    ['features', 'features'],
+    ['benefits', 'features'],
+    ['testimonials', 'testimonials'],
+    ['customer reviews', 'testimonials'],
+    ['FAQ', 'faq'],
+    ['frequently asked questions', 'faq'],
+    ['newsletter signup', 'newsletter'],
+    ['footer', 'footer'],
+    ['partner logos', 'logos'],
+    ['site header', 'header'],
+  ],
+  'pricing.html': [
+    ['the pricing table', 'plans'],
+    ['plans', 'plans'],
+    ['the Pro plan', 'pro'],
+    ['feature comparison table', 'compare'],
+    ['billing questions', 'pricing-faq'],
+    ['call to action', 'cta'],
+    ['top navigation', 'pricing-nav'],
+  ],
+  'dashboard.html': [
+    ['sidebar', 'sidebar'],
+    ['revenue chart', 'revenue'],
+    ['the revenue graph', 'revenue'],
+    ['signups by channel', 'signups'],
+    ['recent orders table', 'orders'],
+    ['orders', 'orders'],
+    ['key metrics', 'kpis'],
+    ['search bar', 'search'],
+  ],
+  'docs.html': [
+    ['code example', 'code'],
+    ['the warning callout', 'warning'],
+    ['options table', 'options'],
+    ['table of contents', 'toc'],
+    ['documentation menu', 'docs-nav'],
+    ['docs search', 'docsearch'],
+    ['the article', 'article'],
+  ],
+  'signin.html': [
+    ['login form', 'login-form'],
+    ['sign in card', 'login'],
+    ['SSO buttons', 'sso'],
+    ['brand panel', 'brand-panel'],
+  ],
+  'blog.html': [
+    ['comments', 'comments'],
+    ['related posts', 'related'],
+    ['author byline', 'byline'],
+    ['cover image', 'cover'],
+    ['newsletter signup form', 'blog-newsletter'],
+    ['the blog post', 'post'],
+  ],
+};
+
+let server: RunningServer;
+let pool: BrowserPool;
+
+beforeAll(async () => {
+  server = await startFixtureServer();
+  pool = testPool();
+});
+
+afterAll(async () => {
+  await pool?.close();
+  await server?.close();
+});
+
+interface Outcome {
+  page: string;
+  query: string;
+  expected: string;
+  got: string;
+  resolution?: ElementResolution;
+  reselects: boolean;
+}
+
+/** Loads one fixture page at 1280x800 and resolves each query on it. */
+async function resolveAll(file: string, queries: [string, string][]): Promise<Outcome[]> {
+  return pool.run(async (lease) => {
+    await emulate(lease.cdp, pageOptions('', { viewport: { width: 1280, height: 800 } }));
+    await lease.page.goto(`${server.origin}/element/${file}`, { waitUntil: 'load' });
+    lease.loaded();
+    await scrollThroughPage(lease.page, 16384, 1000);
+    const outcomes: Outcome[] = [];
+    for (const [query, expected] of queries) {
+      try {
+        const resolution = await resolveElement(lease.page, query);
+        const check = await lease.page.evaluate(
+          ({ selector, expected }) => {
+            const all = document.querySelectorAll(selector);
+            const el = all[0];
+            return {
+              count: all.length,
+              got: el?.getAttribute('data-expect') ?? `${el?.tagName.toLowerCase()}${el?.className ? `.${el.className}` : ''}`,
+              same: el === document.querySelector(`[data-expect="${expected}"]`),
+            };
+          },
+          { selector: resolution.selector, expected },
+        );
+        outcomes.push({ page: file, query, expected, got: check.got, resolution, reselects: check.count === 1 });
+      } catch (error) {
+        if (!(error instanceof AppError)) throw error;
+        outcomes.push({ page: file, query, expected, got: `(${error.message})`, reselects: true });
+      }
+    }
+    return outcomes;
+  });
+}
+
+describe('element resolver on labelled fixture pages', () => {
+  it('picks the labelled element for at least 90 % of the descriptions, with selectors that re-select it', async () => {
+    const outcomes: Outcome[] = [];
+    for (const [file, queries] of Object.entries(LABELLED)) outcomes.push(...(await resolveAll(file, queries)));
+    const correct = outcomes.filter((o) => o.got === o.expected);
+    const accuracy = correct.length / outcomes.length;
+    console.log(
+      `element resolver accuracy: ${correct.length}/${outcomes.length} = ${(accuracy * 100).toFixed(1)} %\n${outcomes
+        .map(
+          (o) =>
+            `${o.got === o.expected ? 'ok  ' : 'MISS'} ${o.page} "${o.query}" -> ${o.got} (want ${o.expected}) ${o.resolution ? `${o.resolution.strategy} ${o.resolution.confidence} ${o.resolution.selector}` : ''}`,
+        )
+        .join('\n')}`,
+    );
+    expect(outcomes.length).toBeGreaterThanOrEqual(30);
+    expect(accuracy).toBeGreaterThanOrEqual(0.9);
+    // Every returned selector matches exactly one element (the one that was scored).
+    expect(outcomes.filter((o) => !o.reselects)).toEqual([]);
+  }, 120_000);
+
+  it('refuses descriptions of things that are not on the page, naming the best candidates', async () => {
+    const outcomes = await resolveAll('landing.html', [
+      ['the spaceship', 'none'],
+      ['revenue chart', 'none'],
+    ]);
+    for (const o of outcomes) expect(o.resolution, o.query).toBeUndefined();
+    const error = await pool.run(async (lease) => {
+      await lease.page.goto(`${server.origin}/element/landing.html`, { waitUntil: 'load' });
+      return resolveElement(lease.page, 'revenue chart').catch((e: unknown) => e);
+    });
+    expect(error).toBeInstanceOf(AppError);
+    const details = (error as AppError).details as { reason: string; candidates: { summary: string; confidence: number }[] };
+    expect(details.reason).toBe('element_not_found');
+    expect(details.candidates.length).toBeGreaterThan(0);
+    expect(details.candidates[0]?.confidence).toBeLessThan(0.5);
+  }, 60_000);
+
+  it('lets a chooser (the AI provider) pick among the best candidates from a compact outline', async () => {
+    const seen: { index: number; summary: string }[][] = [];
+    const resolution = await pool.run(async (lease) => {
+      await emulate(lease.cdp, pageOptions('', { viewport: { width: 1280, height: 800 } }));
+      await lease.page.goto(`${server.origin}/element/dashboard.html`, { waitUntil: 'load' });
+      return resolveElement(lease.page, 'the chart', {
+        chooseElement: async (_query, outline) => {
+          seen.push(outline);
+          const pie = outline.find((o) => o.summary.includes('New signups'));
+          return pie ? pie.index : null;
+        },
+      });
+    });
+    expect(seen[0]?.length).toBeGreaterThan(1);
+    expect(seen[0]?.length).toBeLessThanOrEqual(8);
+    expect(resolution.strategy).toBe('ai');
+    expect(resolution.selector).toBeTruthy();
+  }, 60_000);
+});
