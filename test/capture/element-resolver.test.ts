@@ -155,11 +155,12 @@ describe('element resolver on labelled fixture pages', () => {
     const outcomes = await resolveAll('landing.html', [
       ['the spaceship', 'none'],
       ['revenue chart', 'none'],
+      ['pricing plans', 'none'],
     ]);
     for (const o of outcomes) expect(o.resolution, o.query).toBeUndefined();
     const error = await pool.run(async (lease) => {
       await lease.page.goto(`${server.origin}/element/landing.html`, { waitUntil: 'load' });
-      return resolveElement(lease.page, 'revenue chart').catch((e: unknown) => e);
+      return resolveElement(lease.page, 'pricing plans').catch((e: unknown) => e);
     });
     expect(error).toBeInstanceOf(AppError);
     const details = (error as AppError).details as { reason: string; candidates: { summary: string; confidence: number }[] };

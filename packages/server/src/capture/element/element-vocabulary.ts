@@ -69,7 +69,7 @@ export const ELEMENT_CONCEPTS: ElementConcept[] = [
   },
   {
     id: 'features',
-    words: ['feature', 'features', 'benefit', 'benefits', 'capability', 'capabilities', 'why'],
+    words: ['feature', 'features', 'benefit', 'benefits', 'capability', 'capabilities'],
   },
   {
     id: 'faq',
@@ -88,7 +88,7 @@ export const ELEMENT_CONCEPTS: ElementConcept[] = [
     structure: (c) =>
       hasForm(c) && c.contents.passwords >= 1 && c.contents.inputs >= 3
         ? 0.7
-        : hasForm(c) && c.contents.emails >= 1 && /sign ?up|register|create|trial|join/i.test(c.text)
+        : hasForm(c) && c.contents.emails >= 1 && /sign ?up|register|create|trial|join|subscribe/i.test(c.text)
           ? 0.6
           : 0,
   },
@@ -140,7 +140,13 @@ export const ELEMENT_CONCEPTS: ElementConcept[] = [
     words: ['search', 'find', 'lookup', 'searchbar', 'searchbox'],
     roles: ['search', 'searchbox'],
     tags: ['search'],
-    structure: (c) => (c.contents.searches > 0 && c.contents.inputs <= 2 ? 0.8 : 0),
+    // A search field's own wrapper is the search; a larger block around it only holds one.
+    structure: (c) =>
+      c.contents.searches > 0 && c.contents.inputs <= 2
+        ? c.contents.links + c.contents.headings + c.contents.buttons <= 1
+          ? 0.8
+          : 0.45
+        : 0,
   },
   {
     id: 'image',
@@ -217,6 +223,7 @@ export const JOINED_PHRASES: [RegExp, string][] = [
   [/\bon[\s-]+this[\s-]+page\b/g, 'toc'],
   [/\bpric(e|es|ing)[\s-]+(table|grid|cards|boxes)\b/g, 'pricing'],
   [/\bsearch[\s-]+(bar|box|field|input)\b/g, 'search'],
+  [/\bkey[\s-]+(metrics|figures|numbers|stats|indicators)\b/g, 'kpis'],
   [/\bq\s*&\s*a\b/g, 'faq'],
   [/\bget[\s-]+in[\s-]+touch\b/g, 'contact'],
   [/\bnav[\s-]+bar\b/g, 'navbar'],

@@ -77,6 +77,14 @@ export function collectCandidatesInPage(args: { max: number; globalName: string 
     return true;
   };
 
+  const surfaceOf = (el: Element): boolean => {
+    const style = getComputedStyle(el);
+    const bg = style.backgroundColor;
+    const hasBg = bg !== '' && bg !== 'transparent' && !/rgba\(.*,\s*0\)$/.test(bg);
+    const hasBorder = Number.parseFloat(style.borderTopWidth) > 0 && style.borderTopStyle !== 'none';
+    return hasBg || hasBorder || style.boxShadow !== 'none' || style.backgroundImage !== 'none';
+  };
+
   // The section each heading introduces: the ancestors of the heading that contain no other
   // heading of the same or a higher level; of those, the nearest sectioning element, else the
   // outermost one (never body, html or main, which hold every section).
@@ -104,7 +112,9 @@ export function collectCandidatesInPage(args: { max: number; globalName: string 
     const sectioning = usable.find(
       (el) => SECTIONING.has(el.tagName.toLowerCase()) || el.getAttribute('role') === 'region',
     );
-    const owner = sectioning ?? usable[usable.length - 1];
+    // Else the nearest card or panel (its own surface), else the outermost wrapper.
+    const surfaced = sectioning ? undefined : usable.find((el) => surfaceOf(el));
+    const owner = sectioning ?? surfaced ?? usable[usable.length - 1];
     if (owner && !headingOwner.has(owner)) headingOwner.set(owner, h);
   }
 
@@ -126,14 +136,6 @@ export function collectCandidatesInPage(args: { max: number; globalName: string 
     if (tag === 'fieldset') return clean(el.querySelector('legend')?.textContent);
     return clean(el.getAttribute('title'));
   };
-  const surfaceOf = (el: Element): boolean => {
-    const style = getComputedStyle(el);
-    const bg = style.backgroundColor;
-    const hasBg = bg !== '' && bg !== 'transparent' && !/rgba\(.*,\s*0\)$/.test(bg);
-    const hasBorder = Number.parseFloat(style.borderTopWidth) > 0 && style.borderTopStyle !== 'none';
-    return hasBg || hasBorder || style.boxShadow !== 'none' || style.backgroundImage !== 'none';
-  };
-
   const viewportWidth = window.innerWidth;
   const viewportHeight = window.innerHeight;
   const elements: Element[] = [];
@@ -150,6 +152,7 @@ export function collectCandidatesInPage(args: { max: number; globalName: string 
     if (box.width < 24 || box.height < 16) continue;
     const owns = headingOwner.has(el);
     const large = box.width >= 120 && box.height >= 60;
+    const block = box.width >= 60 && box.height >= 16 && box.width * box.height >= 2000;
     const identified = el.id !== '' || el.classList.length > 0 || el.hasAttribute('data-testid');
     const eligible =
       STRUCTURAL.has(tag) ||
@@ -158,15 +161,22 @@ export function collectCandidatesInPage(args: { max: number; globalName: string 
       (tag === 'svg' && large) ||
       (tag === 'img' && large) ||
       ((tag === 'ul' || tag === 'ol') && large) ||
-      (identified && large && tag !== 'svg' && !(el instanceof SVGElement) && tag !== 'a' && tag !== 'span');
+      (identified && block && tag !== 'svg' && !(el instanceof SVGElement) && tag !== 'a' && tag !== 'span');
     if (!eligible || !visible(el)) continue;
     const heading = headingOwner.get(el);
     const inner = el.querySelectorAll(HEADING_SELECTOR);
     const innerHeadings = [...inner]
+      .filter((h) => h !== heading)
       .slice(0, 12)
       .map((h) => clean(h.textContent))
       .join(' | ');
-    const fullText = clean((el as HTMLElement).innerText ?? el.textContent);
+    // Placeholders and labels of a few fields say what a small form or search box is for.
+    const fields = el.querySelectorAll('input,textarea');
+    const hints =
+      fields.length > 0 && fields.length <= 5
+        ? [...fields].map((f) => `${f.getAttribute('placeholder') ?? ''} ${f.getAttribute('aria-label') ?? ''}`).join(' ')
+        : '';
+    const fullText = clean(`${(el as HTMLElement).innerText ?? el.textContent} ${hints}`);
     let parent = -1;
     for (let up = el.parentElement; up; up = up.parentElement) {
       const found = indexOf.get(up);

@@ -60,6 +60,12 @@ const FIELD_WEIGHTS = {
   shortText: 0.45,
   longText: 0.2,
 };
+/**
+ * The class of one of several siblings with the same identifiers ("feature", "kpi") names the
+ * kind of item, not the item: "features" means their container, "the Pro plan" an item by its own
+ * heading.
+ */
+const REPEATED_IDENT = 0.55;
 /** A synonym's hit counts a little less than the word itself. */
 const SYNONYM_FACTOR = 0.9;
 /** Text longer than this is a container of many things: its words say little. */
@@ -98,14 +104,20 @@ function hit(field: Set<string>, term: QueryTerm): number {
  * (a noisy OR: a "$" price grid whose class says "tiers" is more surely the plans than either
  * alone), none reaches 1 by itself except a name or a heading of its own.
  */
-function termScore(term: QueryTerm, c: ElementCandidate, f: StemmedCandidate, layout: PageLayout): number {
+function termScore(
+  term: QueryTerm,
+  c: ElementCandidate,
+  f: StemmedCandidate,
+  layout: PageLayout,
+  repeated: boolean,
+): number {
   const textWeight = c.textLength <= SHORT_TEXT ? FIELD_WEIGHTS.shortText : FIELD_WEIGHTS.longText;
   // A heading over almost nothing (a page title block) names the page, not the block.
   const titleOnly = c.heading !== '' && c.textLength < c.heading.length * 2 + 120 && c.contents.buttons + c.contents.inputs + c.contents.canvas + c.contents.svg + c.contents.tables === 0 && c.contents.headings <= 1;
   const evidence = [
     FIELD_WEIGHTS.name * hit(f.name, term),
     (titleOnly ? 0.6 : FIELD_WEIGHTS.heading) * hit(f.heading, term),
-    FIELD_WEIGHTS.ident * hit(f.ident, term),
+    (repeated ? REPEATED_IDENT : FIELD_WEIGHTS.ident) * hit(f.ident, term),
     FIELD_WEIGHTS.innerHeadings * hit(f.innerHeadings, term),
     textWeight * hit(f.text, term),
   ];
@@ -139,12 +151,25 @@ export function scoreCandidates(
   const terms = parseQuery(query);
   if (terms.length === 0) return [];
   const pageArea = Math.max(1, layout.documentWidth * layout.documentHeight);
+  const siblings = new Map<string, number>();
+  const siblingKey = (c: ElementCandidate) => `${c.parent}\u0000${c.tag}\u0000${c.ident}`;
+  for (const c of candidates) {
+    if (c.ident !== '') siblings.set(siblingKey(c), (siblings.get(siblingKey(c)) ?? 0) + 1);
+  }
   const scored: ScoredCandidate[] = [];
   for (const c of candidates) {
+    const repeated = c.ident !== '' && (siblings.get(siblingKey(c)) ?? 0) >= 2;
     const fields = stemmedFields(c);
     let sum = 0;
-    for (const term of terms) sum += termScore(term, c, fields, layout);
-    let score = sum / terms.length;
+    let best = 0;
+    for (const term of terms) {
+      const t = termScore(term, c, fields, layout, repeated);
+      sum += t;
+      best = Math.max(best, t);
+    }
+    // Mostly the mean (every word should fit), partly the best word (a modifier the page does
+    // not spell out, "newsletter signup", must not sink an otherwise clear match).
+    let score = (0.7 * sum) / terms.length + 0.3 * best;
     const area = c.box.width * c.box.height;
     if (area > pageArea * 0.6 || c.tag === 'main' || c.tag === 'body') score *= 0.6;
     if (score > 0) scored.push({ candidate: c, score });
