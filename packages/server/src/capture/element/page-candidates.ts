@@ -165,9 +165,11 @@ export function collectCandidatesInPage(args: { max: number; globalName: string 
     if (!eligible || !visible(el)) continue;
     const heading = headingOwner.get(el);
     const inner = el.querySelectorAll(HEADING_SELECTOR);
-    const innerHeadings = [...inner]
+    // A table's column headers are its headings: they say what it lists.
+    const columnHeads = tag === 'table' || role === 'table' || role === 'grid' ? [...el.querySelectorAll('th')].slice(0, 12) : [];
+    const innerHeadings = [...inner, ...columnHeads]
       .filter((h) => h !== heading)
-      .slice(0, 12)
+      .slice(0, 16)
       .map((h) => clean(h.textContent))
       .join(' | ');
     // Placeholders and labels of a few fields say what a small form or search box is for.

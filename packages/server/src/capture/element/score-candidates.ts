@@ -66,6 +66,8 @@ const FIELD_WEIGHTS = {
  * heading.
  */
 const REPEATED_IDENT = 0.55;
+/** One word of a sentence-long heading ("Ship dashboards your customers read") names less. */
+const SENTENCE_HEADING = 0.8;
 /** A synonym's hit counts a little less than the word itself. */
 const SYNONYM_FACTOR = 0.9;
 /** Text longer than this is a container of many things: its words say little. */
@@ -116,7 +118,7 @@ function termScore(
   const titleOnly = c.heading !== '' && c.textLength < c.heading.length * 2 + 120 && c.contents.buttons + c.contents.inputs + c.contents.canvas + c.contents.svg + c.contents.tables === 0 && c.contents.headings <= 1;
   const evidence = [
     FIELD_WEIGHTS.name * hit(f.name, term),
-    (titleOnly ? 0.6 : FIELD_WEIGHTS.heading) * hit(f.heading, term),
+    (titleOnly ? 0.6 : f.heading.size > 4 ? SENTENCE_HEADING : FIELD_WEIGHTS.heading) * hit(f.heading, term),
     (repeated ? REPEATED_IDENT : FIELD_WEIGHTS.ident) * hit(f.ident, term),
     FIELD_WEIGHTS.innerHeadings * hit(f.innerHeadings, term),
     textWeight * hit(f.text, term),

@@ -1,0 +1,74 @@
+import { createBrowserPool } from '../packages/server/src/capture/browser-pool.ts';
+import { emulate } from '../packages/server/src/capture/capture-page.ts';
+import { resolveElement } from '../packages/server/src/capture/element/resolve-element.ts';
+import { CANDIDATES_GLOBAL } from '../packages/server/src/capture/element/page-candidates.ts';
+import { scrollThroughPage } from '../packages/server/src/capture/page-stabilisation.ts';
+import { pageOptions } from '../test/support/capture-test-kit.ts';
+import { type Stats, stats } from './measure.ts';
+
+export interface ElementBenchResult {
+  page: string;
+  query: string;
+  /** What the resolver answered: a selector, or "422" when nothing was good enough. */
+  outcome: string;
+  candidates: number;
+  resolve: Stats;
+}
+
+/**
+ * The resolver's own cost (issue 14): on an already loaded page, the time from a description to a
+ * checked selector (list candidates in the page, score them, build the selector), `rounds` times
+ * per query. Page loading is not included: it is the same as any capture's.
+ */
+export async function elementSection(
+  pages: { heavy: string; long: string },
+  viewport: { width: number; height: number },
+  rounds: number,
+): Promise<ElementBenchResult[]> {
+  const queries: [keyof typeof pages, string][] = [
+    ['heavy', 'customer table'],
+    ['heavy', 'hero'],
+    ['heavy', 'the spaceship'],
+    ['long', 'section 7'],
+    ['long', 'the spaceship'],
+  ];
+  const pool = createBrowserPool({
+    executablePath: '/usr/bin/chromium',
+    concurrency: 1,
+    queueLimit: 4,
+    recycleAfter: 200,
+    captureTimeoutMs: 120_000,
+  });
+  const results: ElementBenchResult[] = [];
+  try {
+    for (const name of ['heavy', 'long'] as const) {
+      await pool.run(async (lease) => {
+        await emulate(lease.cdp, pageOptions(pages[name], { viewport }));
+        await lease.page.goto(pages[name], { waitUntil: 'load' });
+        lease.loaded();
+        await scrollThroughPage(lease.page, 16384, 3000);
+        for (const [page, query] of queries.filter(([p]) => p === name)) {
+          const times: number[] = [];
+          let outcome = '';
+          for (let i = 0; i < rounds; i++) {
+            const start = performance.now();
+            outcome = await resolveElement(lease.page, query).then(
+              (r) => r.selector,
+              () => '422',
+            );
+            times.push(performance.now() - start);
+          }
+          const candidates = await lease.page.evaluate(
+            (g) => ((window as unknown as Record<string, unknown[]>)[g] ?? []).length,
+            CANDIDATES_GLOBAL,
+          );
+          results.push({ page, query, outcome, candidates, resolve: stats(times) });
+          console.log(`  ${page} "${query}": p50 ${stats(times).p50} ms (${candidates} candidates) -> ${outcome}`);
+        }
+      });
+    }
+  } finally {
+    await pool.close();
+  }
+  return results;
+}
