@@ -25,12 +25,17 @@ export async function elementSection(
   viewport: { width: number; height: number },
   rounds: number,
 ): Promise<ElementBenchResult[]> {
-  const queries: [keyof typeof pages, string][] = [
+  // The bench pages are light in elements; "heavy x40" repeats the heavy page's body 40 times
+  // (about 2,400 elements) to show how the cost grows with the DOM.
+  const all = { ...pages, 'heavy x40': pages.heavy };
+  const queries: [keyof typeof all, string][] = [
     ['heavy', 'customer table'],
     ['heavy', 'hero'],
     ['heavy', 'the spaceship'],
     ['long', 'section 7'],
     ['long', 'the spaceship'],
+    ['heavy x40', 'customer table'],
+    ['heavy x40', 'the spaceship'],
   ];
   const pool = createBrowserPool({
     executablePath: '/usr/bin/chromium',
@@ -41,11 +46,17 @@ export async function elementSection(
   });
   const results: ElementBenchResult[] = [];
   try {
-    for (const name of ['heavy', 'long'] as const) {
+    for (const name of ['heavy', 'long', 'heavy x40'] as const) {
       await pool.run(async (lease) => {
-        await emulate(lease.cdp, pageOptions(pages[name], { viewport }));
-        await lease.page.goto(pages[name], { waitUntil: 'load' });
+        await emulate(lease.cdp, pageOptions(all[name], { viewport }));
+        await lease.page.goto(all[name], { waitUntil: 'load' });
         lease.loaded();
+        if (name === 'heavy x40') {
+          await lease.page.evaluate(() => {
+            const body = document.body.innerHTML;
+            document.body.innerHTML = Array.from({ length: 40 }, () => body).join('');
+          });
+        }
         await scrollThroughPage(lease.page, 16384, 3000);
         for (const [page, query] of queries.filter(([p]) => p === name)) {
           const times: number[] = [];

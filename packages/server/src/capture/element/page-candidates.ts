@@ -12,9 +12,10 @@ export const CANDIDATES_GLOBAL = '__vitrineElementCandidates';
  * sectioning elements, elements with an ARIA role, the sections headings introduce, visual blocks
  * (tables, forms, figures, canvases, large SVGs and images, identified or surfaced containers),
  * with the text, names and structure the scorer matches words against. Invisible and tiny
- * elements are skipped; at most `max` candidates, in document order.
+ * elements are skipped; at most `max` candidates, in document order. Returned as JSON text:
+ * Playwright's own serialisation of a large result took longer than listing the candidates.
  */
-export function collectCandidatesInPage(args: { max: number; globalName: string }): CandidateSnapshot {
+export function collectCandidatesInPage(args: { max: number; globalName: string }): string {
   const IMPLICIT_ROLES: Record<string, string> = {
     header: 'banner',
     nav: 'navigation',
@@ -89,22 +90,33 @@ export function collectCandidatesInPage(args: { max: number; globalName: string 
   // heading of the same or a higher level; of those, the nearest sectioning element, else the
   // outermost one (never body, html or main, which hold every section).
   const headingOwner = new Map<Element, Element>();
-  const headings = [...document.querySelectorAll(HEADING_SELECTOR)];
+  const headings = [...document.querySelectorAll(HEADING_SELECTOR)].filter(visible);
   const SECTIONING = new Set(['section', 'article', 'aside', 'nav', 'header', 'footer', 'form', 'dialog', 'fieldset', 'li', 'figure']);
+  // Per ancestor, how many visible headings of each level it holds: one pass, O(headings x depth).
+  const levelCounts = new Map<Element, number[]>();
   for (const h of headings) {
-    if (!visible(h)) continue;
+    const level = levelOf(h);
+    for (let node = h.parentElement; node; node = node.parentElement) {
+      let counts = levelCounts.get(node);
+      if (!counts) {
+        counts = [0, 0, 0, 0, 0, 0, 0];
+        levelCounts.set(node, counts);
+      }
+      counts[level] = (counts[level] ?? 0) + 1;
+    }
+  }
+  const headingsUpTo = (node: Element, level: number) => {
+    const counts = levelCounts.get(node);
+    let n = 0;
+    for (let l = 1; l <= level; l++) n += counts?.[l] ?? 0;
+    return n;
+  };
+  for (const h of headings) {
     const level = levelOf(h);
     const chain: Element[] = [];
     let node = h.parentElement;
     while (node && node !== document.body && node !== document.documentElement) {
-      let other = false;
-      for (const inner of node.querySelectorAll(HEADING_SELECTOR)) {
-        if (inner !== h && levelOf(inner) <= level && visible(inner)) {
-          other = true;
-          break;
-        }
-      }
-      if (other) break;
+      if (headingsUpTo(node, level) > 1) break;
       chain.push(node);
       node = node.parentElement;
     }
@@ -233,7 +245,7 @@ export function collectCandidatesInPage(args: { max: number; globalName: string 
   }
   (window as unknown as Record<string, unknown>)[args.globalName] = elements;
   const root = document.documentElement;
-  return {
+  const snapshot: CandidateSnapshot = {
     candidates,
     layout: {
       viewportWidth,
@@ -242,6 +254,7 @@ export function collectCandidatesInPage(args: { max: number; globalName: string 
       documentHeight: Math.max(root.scrollHeight, document.body?.scrollHeight ?? 0),
     },
   };
+  return JSON.stringify(snapshot);
 }
 
 /**

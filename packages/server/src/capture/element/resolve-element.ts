@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { AppError } from '../../errors/app-error.ts';
-import type { DocumentBox, ElementCandidate } from './element-candidate.ts';
+import type { CandidateSnapshot, DocumentBox, ElementCandidate } from './element-candidate.ts';
 import { CANDIDATES_GLOBAL, collectCandidatesInPage, selectorInPage } from './page-candidates.ts';
 import { type ScoredCandidate, scoreCandidates, summarise } from './score-candidates.ts';
 
@@ -93,10 +93,9 @@ export async function resolveElement(
   options: ResolveElementOptions = {},
 ): Promise<ElementResolution> {
   const threshold = options.threshold ?? ELEMENT_CONFIDENCE_THRESHOLD;
-  const snapshot = await page.evaluate(collectCandidatesInPage, {
-    max: MAX_CANDIDATES,
-    globalName: CANDIDATES_GLOBAL,
-  });
+  const snapshot = JSON.parse(
+    await page.evaluate(collectCandidatesInPage, { max: MAX_CANDIDATES, globalName: CANDIDATES_GLOBAL }),
+  ) as CandidateSnapshot;
   const ranked = scoreCandidates(query, snapshot.candidates, snapshot.layout);
   let chosen = ranked[0];
   let strategy = chosen ? strategyOf(chosen.candidate) : '';
