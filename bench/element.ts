@@ -1,7 +1,7 @@
 import { createBrowserPool } from '../packages/server/src/capture/browser-pool.ts';
 import { emulate } from '../packages/server/src/capture/capture-page.ts';
-import { resolveElement } from '../packages/server/src/capture/element/resolve-element.ts';
 import { CANDIDATES_GLOBAL } from '../packages/server/src/capture/element/page-candidates.ts';
+import { resolveElement } from '../packages/server/src/capture/element/resolve-element.ts';
 import { scrollThroughPage } from '../packages/server/src/capture/page-stabilisation.ts';
 import { pageOptions } from '../test/support/capture-test-kit.ts';
 import { type Stats, stats } from './measure.ts';
@@ -74,7 +74,9 @@ export async function elementSection(
             CANDIDATES_GLOBAL,
           );
           results.push({ page, query, outcome, candidates, resolve: stats(times) });
-          console.log(`  ${page} "${query}": p50 ${stats(times).p50} ms (${candidates} candidates) -> ${outcome}`);
+          console.log(
+            `  ${page} "${query}": p50 ${stats(times).p50} ms (${candidates} candidates) -> ${outcome}`,
+          );
         }
       });
     }

@@ -31,7 +31,16 @@ import { machineFacts, printTable, type Results, writeDocs, writeJson } from './
 import { startVitrine } from './service.ts';
 import { measureMemory, startWithMake } from './spawned-service.ts';
 
-const SECTIONS = ['latency', 'fullpage', 'throughput', 'cache', 'compose', 'element', 'start', 'memory'] as const;
+const SECTIONS = [
+  'latency',
+  'fullpage',
+  'throughput',
+  'cache',
+  'compose',
+  'element',
+  'start',
+  'memory',
+] as const;
 type Section = (typeof SECTIONS)[number];
 
 const filter = process.argv[2]?.split(',').filter(Boolean) ?? [];

@@ -115,13 +115,22 @@ async function resolveAll(file: string, queries: [string, string][]): Promise<Ou
             const el = all[0];
             return {
               count: all.length,
-              got: el?.getAttribute('data-expect') ?? `${el?.tagName.toLowerCase()}${el?.className ? `.${el.className}` : ''}`,
+              got:
+                el?.getAttribute('data-expect') ??
+                `${el?.tagName.toLowerCase()}${el?.className ? `.${el.className}` : ''}`,
               same: el === document.querySelector(`[data-expect="${expected}"]`),
             };
           },
           { selector: resolution.selector, expected },
         );
-        outcomes.push({ page: file, query, expected, got: check.got, resolution, reselects: check.count === 1 });
+        outcomes.push({
+          page: file,
+          query,
+          expected,
+          got: check.got,
+          resolution,
+          reselects: check.count === 1,
+        });
       } catch (error) {
         if (!(error instanceof AppError)) throw error;
         outcomes.push({ page: file, query, expected, got: `(${error.message})`, reselects: true });
@@ -134,7 +143,8 @@ async function resolveAll(file: string, queries: [string, string][]): Promise<Ou
 describe('element resolver on labelled fixture pages', () => {
   it('picks the labelled element for at least 90 % of the descriptions, with selectors that re-select it', async () => {
     const outcomes: Outcome[] = [];
-    for (const [file, queries] of Object.entries(LABELLED)) outcomes.push(...(await resolveAll(file, queries)));
+    for (const [file, queries] of Object.entries(LABELLED))
+      outcomes.push(...(await resolveAll(file, queries)));
     const correct = outcomes.filter((o) => o.got === o.expected);
     const accuracy = correct.length / outcomes.length;
     console.log(
@@ -163,7 +173,10 @@ describe('element resolver on labelled fixture pages', () => {
       return resolveElement(lease.page, 'pricing plans').catch((e: unknown) => e);
     });
     expect(error).toBeInstanceOf(AppError);
-    const details = (error as AppError).details as { reason: string; candidates: { summary: string; confidence: number }[] };
+    const details = (error as AppError).details as {
+      reason: string;
+      candidates: { summary: string; confidence: number }[];
+    };
     expect(details.reason).toBe('element_not_found');
     expect(details.candidates.length).toBeGreaterThan(0);
     expect(details.candidates[0]?.confidence).toBeLessThan(0.5);

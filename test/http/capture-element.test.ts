@@ -44,7 +44,12 @@ describe('POST and GET /v1/capture with element', () => {
       query: 'revenue chart',
       selector: expect.any(String),
       strategy: expect.stringMatching(/^(accessibility|landmark|heading|visual_block)$/),
-      bbox: { x: expect.any(Number), y: expect.any(Number), width: expect.any(Number), height: expect.any(Number) },
+      bbox: {
+        x: expect.any(Number),
+        y: expect.any(Number),
+        width: expect.any(Number),
+        height: expect.any(Number),
+      },
     });
     expect(resolved.confidence).toBeGreaterThanOrEqual(0.5);
     expect(resolved.confidence).toBeLessThanOrEqual(1);
@@ -119,11 +124,19 @@ describe('POST and GET /v1/capture with element', () => {
     const got = await fetch(`${t.baseUrl}/v1/capture?${query}`);
     const gotJson = (await got.json()) as { element_resolved: { selector: string; query: string } };
     expect(got.status, JSON.stringify(gotJson)).toBe(201);
-    expect(gotJson.element_resolved).toMatchObject({ query: 'table of contents', selector: expect.any(String) });
+    expect(gotJson.element_resolved).toMatchObject({
+      query: 'table of contents',
+      selector: expect.any(String),
+    });
 
     const queued = await t.request('POST', '/v1/capture', {
       key: owner.key,
-      json: { url: page('dashboard.html'), element: 'sidebar', async: true, viewport: { width: 1280, height: 800 } },
+      json: {
+        url: page('dashboard.html'),
+        element: 'sidebar',
+        async: true,
+        viewport: { width: 1280, height: 800 },
+      },
     });
     expect(queued.status, queued.text).toBe(202);
     let job: { status: string; result: { element_resolved: Record<string, unknown> } | null } | undefined;

@@ -168,7 +168,10 @@ export async function capturePage(
     let clip: Clip | undefined;
     let element: PageCapture['element'];
     if (options.element !== undefined) {
-      element = await resolveElement(page, options.element, { chooseElement: settings.chooseElement, signal });
+      element = await resolveElement(page, options.element, {
+        chooseElement: settings.chooseElement,
+        signal,
+      });
       clip = await selectorClip(lease, element.selector);
       // The box shot (after scrolling it into view) is the one reported.
       element.bbox = { x: clip.x, y: clip.y, width: clip.width, height: clip.height };

@@ -70,9 +70,13 @@ export function resolvePageCapture(
       );
     }
     if (request.full_page) {
-      throw invalidParam('element', 'element and full_page cannot be combined: element captures one part of the page');
+      throw invalidParam(
+        'element',
+        'element and full_page cannot be combined: element captures one part of the page',
+      );
     }
-    if (!element) throw invalidParam('element', 'element must describe a part of the page, e.g. "pricing table"');
+    if (!element)
+      throw invalidParam('element', 'element must describe a part of the page, e.g. "pricing table"');
   }
   const block = request.block ?? [];
   // With a device and no viewport, the device's viewport, DPR, user agent, mobile and touch

@@ -59,12 +59,33 @@ export const ELEMENT_CONCEPTS: ElementConcept[] = [
   },
   {
     id: 'pricing',
-    words: ['pricing', 'price', 'prices', 'plan', 'plans', 'tier', 'tiers', 'subscription', 'cost', 'billing'],
+    words: [
+      'pricing',
+      'price',
+      'prices',
+      'plan',
+      'plans',
+      'tier',
+      'tiers',
+      'subscription',
+      'cost',
+      'billing',
+    ],
     structure: (c) => (/[$€£]\s?\d/.test(c.text) && c.contents.buttons >= 2 ? 0.5 : 0),
   },
   {
     id: 'testimonials',
-    words: ['testimonial', 'testimonials', 'review', 'reviews', 'quote', 'quotes', 'customer', 'customers', 'endorsement'],
+    words: [
+      'testimonial',
+      'testimonials',
+      'review',
+      'reviews',
+      'quote',
+      'quotes',
+      'customer',
+      'customers',
+      'endorsement',
+    ],
     structure: (c) => (c.tag === 'blockquote' ? 0.5 : 0),
   },
   {
@@ -88,7 +109,9 @@ export const ELEMENT_CONCEPTS: ElementConcept[] = [
     structure: (c) =>
       hasForm(c) && c.contents.passwords >= 1 && c.contents.inputs >= 3
         ? 0.7
-        : hasForm(c) && c.contents.emails >= 1 && /sign ?up|register|create|trial|join|subscribe/i.test(c.text)
+        : hasForm(c) &&
+            c.contents.emails >= 1 &&
+            /sign ?up|register|create|trial|join|subscribe/i.test(c.text)
           ? 0.6
           : 0,
   },
@@ -103,7 +126,8 @@ export const ELEMENT_CONCEPTS: ElementConcept[] = [
   {
     id: 'contact',
     words: ['contact', 'touch', 'message', 'enquiry', 'inquiry', 'support'],
-    structure: (c) => (hasForm(c) && c.contents.emails >= 1 && c.tag !== 'body' && /message|contact/i.test(c.text) ? 0.5 : 0),
+    structure: (c) =>
+      hasForm(c) && c.contents.emails >= 1 && c.tag !== 'body' && /message|contact/i.test(c.text) ? 0.5 : 0,
   },
   {
     id: 'newsletter',
@@ -118,10 +142,20 @@ export const ELEMENT_CONCEPTS: ElementConcept[] = [
   },
   {
     id: 'chart',
-    words: ['chart', 'charts', 'graph', 'graphs', 'plot', 'visualization', 'visualisation', 'diagram', 'sparkline', 'trend'],
+    words: [
+      'chart',
+      'charts',
+      'graph',
+      'graphs',
+      'plot',
+      'visualization',
+      'visualisation',
+      'diagram',
+      'sparkline',
+      'trend',
+    ],
     tags: ['canvas'],
-    structure: (c) =>
-      c.tag === 'svg' ? 0.9 : c.contents.canvas > 0 || c.contents.svg > 0 ? 0.75 : 0,
+    structure: (c) => (c.tag === 'svg' ? 0.9 : c.contents.canvas > 0 || c.contents.svg > 0 ? 0.75 : 0),
   },
   {
     id: 'table',
@@ -202,10 +236,51 @@ export const ELEMENT_CONCEPTS: ElementConcept[] = [
  * A query made only of these matches nothing.
  */
 export const FILLER_WORDS = new Set([
-  'the', 'a', 'an', 'of', 'on', 'in', 'at', 'to', 'for', 'with', 'and', 'or', 'my', 'our', 'your',
-  'this', 'that', 'page', 'site', 'website', 'section', 'sections', 'area', 'part', 'block',
-  'element', 'component', 'container', 'module', 'region', 'thing', 'bit', 'one', 'whole', 'entire',
-  'show', 'me', 'capture', 'screenshot', 'of', 'just', 'only', 'please', 'top', 'main',
+  'the',
+  'a',
+  'an',
+  'of',
+  'on',
+  'in',
+  'at',
+  'to',
+  'for',
+  'with',
+  'and',
+  'or',
+  'my',
+  'our',
+  'your',
+  'this',
+  'that',
+  'page',
+  'site',
+  'website',
+  'section',
+  'sections',
+  'area',
+  'part',
+  'block',
+  'element',
+  'component',
+  'container',
+  'module',
+  'region',
+  'thing',
+  'bit',
+  'one',
+  'whole',
+  'entire',
+  'show',
+  'me',
+  'capture',
+  'screenshot',
+  'of',
+  'just',
+  'only',
+  'please',
+  'top',
+  'main',
 ]);
 
 /**

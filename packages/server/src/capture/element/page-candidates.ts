@@ -73,7 +73,10 @@ export function collectCandidatesInPage(args: { max: number; globalName: string 
     const box = el.getBoundingClientRect();
     if (box.width < 8 || box.height < 8) return false;
     if (typeof el.checkVisibility === 'function') {
-      return el.checkVisibility({ visibilityProperty: true, opacityProperty: true } as CheckVisibilityOptions);
+      return el.checkVisibility({
+        visibilityProperty: true,
+        opacityProperty: true,
+      } as CheckVisibilityOptions);
     }
     return true;
   };
@@ -91,7 +94,19 @@ export function collectCandidatesInPage(args: { max: number; globalName: string 
   // outermost one (never body, html or main, which hold every section).
   const headingOwner = new Map<Element, Element>();
   const headings = [...document.querySelectorAll(HEADING_SELECTOR)].filter(visible);
-  const SECTIONING = new Set(['section', 'article', 'aside', 'nav', 'header', 'footer', 'form', 'dialog', 'fieldset', 'li', 'figure']);
+  const SECTIONING = new Set([
+    'section',
+    'article',
+    'aside',
+    'nav',
+    'header',
+    'footer',
+    'form',
+    'dialog',
+    'fieldset',
+    'li',
+    'figure',
+  ]);
   // Per ancestor, how many visible headings of each level it holds: one pass, O(headings x depth).
   const levelCounts = new Map<Element, number[]>();
   for (const h of headings) {
@@ -178,7 +193,10 @@ export function collectCandidatesInPage(args: { max: number; globalName: string 
     const heading = headingOwner.get(el);
     const inner = el.querySelectorAll(HEADING_SELECTOR);
     // A table's column headers are its headings: they say what it lists.
-    const columnHeads = tag === 'table' || role === 'table' || role === 'grid' ? [...el.querySelectorAll('th')].slice(0, 12) : [];
+    const columnHeads =
+      tag === 'table' || role === 'table' || role === 'grid'
+        ? [...el.querySelectorAll('th')].slice(0, 12)
+        : [];
     const innerHeadings = [...inner, ...columnHeads]
       .filter((h) => h !== heading)
       .slice(0, 16)
@@ -188,8 +206,11 @@ export function collectCandidatesInPage(args: { max: number; globalName: string 
     const fields = el.querySelectorAll('input,textarea');
     const hints =
       fields.length > 0 && fields.length <= 5
-        ? [...fields].map((f) => `${f.getAttribute('placeholder') ?? ''} ${f.getAttribute('aria-label') ?? ''}`).join(' ')
+        ? [...fields]
+            .map((f) => `${f.getAttribute('placeholder') ?? ''} ${f.getAttribute('aria-label') ?? ''}`)
+            .join(' ')
         : '';
+    // biome-ignore lint/performance/useDomNodeTextContent: the rendered text (no script or style contents, no hidden parts) is what a description refers to
     const fullText = clean(`${(el as HTMLElement).innerText ?? el.textContent} ${hints}`);
     let parent = -1;
     for (let up = el.parentElement; up; up = up.parentElement) {
@@ -266,7 +287,7 @@ export function collectCandidatesInPage(args: { max: number; globalName: string 
 export function selectorInPage(args: { index: number; globalName: string }): string | null {
   const elements = (window as unknown as Record<string, unknown>)[args.globalName] as Element[] | undefined;
   const el = elements?.[args.index];
-  if (!el || !el.isConnected) return null;
+  if (!el?.isConnected) return null;
   const isUnique = (sel: string) => {
     try {
       const found = document.querySelectorAll(sel);
@@ -276,7 +297,11 @@ export function selectorInPage(args: { index: number; globalName: string }): str
     }
   };
   // Generated ids and classes (hashes, long digit runs) change between deploys; skip them.
-  const stable = (name: string) => name.length > 0 && name.length <= 40 && !/\d{4,}|[A-Za-z]+\d+[A-Za-z]+\d/.test(name) && !/^(css|sc|jsx|svelte)-/.test(name);
+  const stable = (name: string) =>
+    name.length > 0 &&
+    name.length <= 40 &&
+    !/\d{4,}|[A-Za-z]+\d+[A-Za-z]+\d/.test(name) &&
+    !/^(css|sc|jsx|svelte)-/.test(name);
   const tag = el.tagName.toLowerCase();
   if (el.id && stable(el.id) && isUnique(`#${CSS.escape(el.id)}`)) return `#${CSS.escape(el.id)}`;
   for (const attr of ['data-testid', 'data-test', 'data-qa', 'aria-label']) {
@@ -289,7 +314,12 @@ export function selectorInPage(args: { index: number; globalName: string }): str
   const steps: string[] = [];
   for (let node: Element | null = el; node && node !== document.documentElement; node = node.parentElement) {
     const name = node.tagName.toLowerCase();
-    if (node !== el && node.id && stable(node.id) && document.querySelectorAll(`#${CSS.escape(node.id)}`).length === 1) {
+    if (
+      node !== el &&
+      node.id &&
+      stable(node.id) &&
+      document.querySelectorAll(`#${CSS.escape(node.id)}`).length === 1
+    ) {
       const sel = [`#${CSS.escape(node.id)}`, ...steps].join(' > ');
       if (isUnique(sel)) return sel;
     }

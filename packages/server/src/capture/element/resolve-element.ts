@@ -1,6 +1,12 @@
 import type { Page } from 'playwright-core';
+import { z } from 'zod';
 import { AppError } from '../../errors/app-error.ts';
-import type { CandidateSnapshot, DocumentBox, ElementCandidate } from './element-candidate.ts';
+import type {
+  CandidateContents,
+  CandidateSnapshot,
+  DocumentBox,
+  ElementCandidate,
+} from './element-candidate.ts';
 import { CANDIDATES_GLOBAL, collectCandidatesInPage, selectorInPage } from './page-candidates.ts';
 import { type ScoredCandidate, scoreCandidates, summarise } from './score-candidates.ts';
 
@@ -44,8 +50,68 @@ export interface ResolveElementOptions {
   signal?: AbortSignal;
 }
 
+/**
+ * The page script runs in the page's own world, so a hostile page can answer anything: its answer
+ * is checked like any input (shape, sizes) before it is scored or reported.
+ */
+const num = z.number().finite();
+const CONTENT_KEYS = [
+  'canvas',
+  'svg',
+  'tables',
+  'forms',
+  'inputs',
+  'passwords',
+  'emails',
+  'searches',
+  'buttons',
+  'images',
+  'links',
+  'headings',
+  'listItems',
+] as const satisfies readonly (keyof CandidateContents)[];
+const text = z.string().max(100_000);
+const snapshotSchema = z.object({
+  candidates: z
+    .array(
+      z.object({
+        index: z.number().int().min(0),
+        tag: z.string().max(100),
+        role: z.string().max(100),
+        name: text,
+        heading: text,
+        innerHeadings: text,
+        ident: text,
+        text,
+        textLength: num,
+        contents: z.object(
+          Object.fromEntries(CONTENT_KEYS.map((k) => [k, num])) as Record<
+            (typeof CONTENT_KEYS)[number],
+            typeof num
+          >,
+        ),
+        box: z.object({ x: num, y: num, width: num, height: num }),
+        parent: z.number().int(),
+        surface: z.boolean(),
+      }),
+    )
+    .max(MAX_CANDIDATES),
+  layout: z.object({ viewportWidth: num, viewportHeight: num, documentWidth: num, documentHeight: num }),
+});
+/** Longest selector reported; a longer answer is not a selector this page script built. */
+const MAX_SELECTOR_LENGTH = 2000;
+
 const LANDMARK_TAGS = new Set(['header', 'nav', 'main', 'footer', 'aside', 'form', 'search']);
-const LANDMARK_ROLES = new Set(['banner', 'navigation', 'main', 'contentinfo', 'complementary', 'form', 'search', 'region']);
+const LANDMARK_ROLES = new Set([
+  'banner',
+  'navigation',
+  'main',
+  'contentinfo',
+  'complementary',
+  'form',
+  'search',
+  'region',
+]);
 
 /** Which kind of evidence made a candidate: the `strategy` reported. */
 function strategyOf(c: ElementCandidate): string {
@@ -57,7 +123,12 @@ function strategyOf(c: ElementCandidate): string {
 
 const round = (n: number, digits = 2) => Math.round(n * 10 ** digits) / 10 ** digits;
 
-function notFound(query: string, best: ScoredCandidate[], threshold: number, selectors: (string | null)[]): AppError {
+function notFound(
+  query: string,
+  best: ScoredCandidate[],
+  threshold: number,
+  selectors: (string | null)[],
+): AppError {
   return new AppError(
     'capture_failed',
     `element: nothing on the page matches "${query}" with confidence ${threshold} or more`,
@@ -76,8 +147,22 @@ function notFound(query: string, best: ScoredCandidate[], threshold: number, sel
   );
 }
 
+function parseSnapshot(raw: unknown): CandidateSnapshot {
+  try {
+    return snapshotSchema.parse(JSON.parse(String(raw)));
+  } catch (cause) {
+    throw new AppError('capture_failed', 'element: the page could not be searched for the element', {
+      details: { reason: 'render_failed' },
+      cause,
+    });
+  }
+}
+
 async function selectorOf(page: Page, index: number): Promise<string | null> {
-  return page.evaluate(selectorInPage, { index, globalName: CANDIDATES_GLOBAL });
+  const selector: unknown = await page.evaluate(selectorInPage, { index, globalName: CANDIDATES_GLOBAL });
+  return typeof selector === 'string' && selector.length > 0 && selector.length <= MAX_SELECTOR_LENGTH
+    ? selector
+    : null;
 }
 
 /**
@@ -93,9 +178,11 @@ export async function resolveElement(
   options: ResolveElementOptions = {},
 ): Promise<ElementResolution> {
   const threshold = options.threshold ?? ELEMENT_CONFIDENCE_THRESHOLD;
-  const snapshot = JSON.parse(
-    await page.evaluate(collectCandidatesInPage, { max: MAX_CANDIDATES, globalName: CANDIDATES_GLOBAL }),
-  ) as CandidateSnapshot;
+  const raw = await page.evaluate(collectCandidatesInPage, {
+    max: MAX_CANDIDATES,
+    globalName: CANDIDATES_GLOBAL,
+  });
+  const snapshot = parseSnapshot(raw);
   const ranked = scoreCandidates(query, snapshot.candidates, snapshot.layout);
   let chosen = ranked[0];
   let strategy = chosen ? strategyOf(chosen.candidate) : '';
@@ -120,9 +207,13 @@ export async function resolveElement(
   }
   const selector = await selectorOf(page, chosen.candidate.index);
   if (selector === null) {
-    throw new AppError('capture_failed', `element: the element matching "${query}" left the page before its shot`, {
-      details: { reason: 'element_not_found', query },
-    });
+    throw new AppError(
+      'capture_failed',
+      `element: the element matching "${query}" left the page before its shot`,
+      {
+        details: { reason: 'element_not_found', query },
+      },
+    );
   }
   const { box } = chosen.candidate;
   return {

@@ -115,7 +115,11 @@ function termScore(
 ): number {
   const textWeight = c.textLength <= SHORT_TEXT ? FIELD_WEIGHTS.shortText : FIELD_WEIGHTS.longText;
   // A heading over almost nothing (a page title block) names the page, not the block.
-  const titleOnly = c.heading !== '' && c.textLength < c.heading.length * 2 + 120 && c.contents.buttons + c.contents.inputs + c.contents.canvas + c.contents.svg + c.contents.tables === 0 && c.contents.headings <= 1;
+  const titleOnly =
+    c.heading !== '' &&
+    c.textLength < c.heading.length * 2 + 120 &&
+    c.contents.buttons + c.contents.inputs + c.contents.canvas + c.contents.svg + c.contents.tables === 0 &&
+    c.contents.headings <= 1;
   const evidence = [
     FIELD_WEIGHTS.name * hit(f.name, term),
     (titleOnly ? 0.6 : f.heading.size > 4 ? SENTENCE_HEADING : FIELD_WEIGHTS.heading) * hit(f.heading, term),
