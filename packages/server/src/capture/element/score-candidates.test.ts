@@ -26,7 +26,7 @@ const NONE: CandidateContents = {
 
 let next = 0;
 function candidate(
-  fields: Partial<ElementCandidate> & { contents?: Partial<CandidateContents> },
+  fields: Partial<Omit<ElementCandidate, 'contents'>> & { contents?: Partial<CandidateContents> },
 ): ElementCandidate {
   const text = fields.text ?? '';
   return {
