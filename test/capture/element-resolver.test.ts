@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserPool } from '../../packages/server/src/capture/browser-pool.ts';
-import { emulate } from '../../packages/server/src/capture/capture-page.ts';
+import { capture, emulate } from '../../packages/server/src/capture/capture-page.ts';
 import {
   type ElementResolution,
   resolveElement,
@@ -180,6 +180,23 @@ describe('element resolver on labelled fixture pages', () => {
     expect(details.reason).toBe('element_not_found');
     expect(details.candidates.length).toBeGreaterThan(0);
     expect(details.candidates[0]?.confidence).toBeLessThan(0.5);
+  }, 60_000);
+
+  it('captures a section built only when scrolled into view, its image the box x dpr', async () => {
+    const shot = await capture(
+      pool,
+      {
+        ...pageOptions(`${server.origin}/element/lazy.html`, { viewport: { width: 800, height: 600 } }),
+        deviceScaleFactor: 2,
+        element: 'customer stories',
+      },
+      { navigationTimeoutMs: 20_000 },
+    );
+    expect(shot.element).toMatchObject({ query: 'customer stories', strategy: 'heading' });
+    // 600 x 300 plus 32 px padding on each side (content-box).
+    expect(shot.element?.bbox).toMatchObject({ width: 664, height: 364 });
+    expect([shot.width, shot.height]).toEqual([1328, 728]);
+    expect(shot.timings.element).toBeGreaterThanOrEqual(0);
   }, 60_000);
 
   it('lets a chooser (the AI provider) pick among the best candidates from a compact outline', async () => {

@@ -102,6 +102,7 @@ const snapshotSchema = z.object({
 const MAX_SELECTOR_LENGTH = 2000;
 
 const LANDMARK_TAGS = new Set(['header', 'nav', 'main', 'footer', 'aside', 'form', 'search']);
+// A `section` is a region landmark only when named (ARIA), and a named one reports `accessibility`.
 const LANDMARK_ROLES = new Set([
   'banner',
   'navigation',
@@ -110,7 +111,6 @@ const LANDMARK_ROLES = new Set([
   'complementary',
   'form',
   'search',
-  'region',
 ]);
 
 /** Which kind of evidence made a candidate: the `strategy` reported. */
