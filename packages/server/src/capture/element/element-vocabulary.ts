@@ -71,7 +71,12 @@ export const ELEMENT_CONCEPTS: ElementConcept[] = [
       'cost',
       'billing',
     ],
-    structure: (c) => (/[$€£]\s?\d/.test(c.text) && c.contents.buttons >= 2 ? 0.5 : 0),
+    // Several prices with buttons: a price table; one price with a button: a single offer.
+    structure: (c) => {
+      const prices = c.text.match(/[$€£]\s?\d/g)?.length ?? 0;
+      if (prices >= 2 && c.contents.buttons >= 2) return 0.5;
+      return prices >= 1 && c.contents.buttons >= 1 ? 0.3 : 0;
+    },
   },
   {
     id: 'testimonials',
@@ -187,6 +192,22 @@ export const ELEMENT_CONCEPTS: ElementConcept[] = [
     words: ['image', 'picture', 'photo', 'illustration', 'screenshot', 'figure'],
     roles: ['img', 'figure'],
     tags: ['img', 'figure'],
+    structure: (c) => (c.contents.images > 0 ? 0.5 : 0),
+  },
+  {
+    id: 'gallery',
+    words: ['gallery', 'carousel', 'slideshow', 'slider', 'thumbnails', 'photos', 'images', 'media'],
+    structure: (c) => (c.contents.images >= 2 ? 0.6 : 0),
+  },
+  {
+    id: 'recommendations',
+    words: ['recommended', 'recommendations', 'related', 'similar', 'suggested', 'suggestions', 'also'],
+  },
+  {
+    id: 'purchase',
+    words: ['buy', 'purchase', 'cart', 'basket', 'checkout', 'bag'],
+    structure: (c) =>
+      c.contents.buttons >= 1 && c.contents.buttons <= 4 && /add to (cart|bag|basket)|buy now|checkout/i.test(c.text) ? 0.7 : 0,
   },
   {
     id: 'code',

@@ -254,7 +254,7 @@ export function collectCandidatesInPage(args: { max: number; globalName: string 
         emails: count('input[type="email"],input[autocomplete="email"],input[name*="email" i]'),
         searches: count('input[type="search"],[role="search"],search'),
         buttons: count('button,input[type="submit"],[role="button"]'),
-        images: count('img'),
+        images: count('img,picture,[role="img"]'),
         links: count('a[href]'),
         headings: inner.length,
         listItems: count('li'),
