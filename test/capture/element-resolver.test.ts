@@ -74,8 +74,8 @@ const LABELLED: Record<string, [query: string, expect: string][]> = {
     ['newsletter signup form', 'blog-newsletter'],
     ['the blog post', 'post'],
   ],
-  // Written after the vocabulary was tuned on the pages above and never tuned on: how the
-  // resolver does on a kind of page it was not shaped by.
+  // Written after the vocabulary was tuned on the pages above. Its first run scored 6 of 10;
+  // the gallery, recommendations and purchase concepts were added after it, so it is tuned now.
   'product.html': [
     ['product photos', 'gallery'],
     ['image gallery', 'gallery'],
@@ -87,6 +87,17 @@ const LABELLED: Record<string, [query: string, expect: string][]> = {
     ['breadcrumbs', 'breadcrumbs'],
     ['recommended products', 'also'],
     ['shop header with the cart', 'shop-bar'],
+  ],
+  // Written last and never tuned on: how the resolver does on a page it was not shaped by.
+  'settings.html': [
+    ['settings menu', 'settings-menu'],
+    ['profile form', 'profile'],
+    ['API keys table', 'api-keys'],
+    ['notification preferences', 'notifications'],
+    ['danger zone', 'danger'],
+    ['delete account section', 'danger'],
+    ['avatar upload', 'avatar'],
+    ['top bar', 'app-top'],
   ],
 };
 
@@ -169,7 +180,7 @@ describe('element resolver on labelled fixture pages', () => {
         )
         .join('\n')}`,
     );
-    const unseen = outcomes.filter((o) => o.page === 'product.html');
+    const unseen = outcomes.filter((o) => o.page === 'settings.html');
     console.log(
       `of which on the page never tuned on: ${unseen.filter((o) => o.got === o.expected).length}/${unseen.length}`,
     );

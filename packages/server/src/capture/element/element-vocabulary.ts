@@ -207,7 +207,11 @@ export const ELEMENT_CONCEPTS: ElementConcept[] = [
     id: 'purchase',
     words: ['buy', 'purchase', 'cart', 'basket', 'checkout', 'bag'],
     structure: (c) =>
-      c.contents.buttons >= 1 && c.contents.buttons <= 4 && /add to (cart|bag|basket)|buy now|checkout/i.test(c.text) ? 0.7 : 0,
+      c.contents.buttons >= 1 &&
+      c.contents.buttons <= 4 &&
+      /add to (cart|bag|basket)|buy now|checkout/i.test(c.text)
+        ? 0.7
+        : 0,
   },
   {
     id: 'code',
