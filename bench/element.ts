@@ -1,7 +1,10 @@
 import { createBrowserPool } from '../packages/server/src/capture/browser-pool.ts';
 import { emulate } from '../packages/server/src/capture/capture-page.ts';
-import { CANDIDATES_GLOBAL } from '../packages/server/src/capture/element/page-candidates.ts';
-import { resolveElement } from '../packages/server/src/capture/element/resolve-element.ts';
+import {
+  CANDIDATES_GLOBAL,
+  collectCandidatesInPage,
+} from '../packages/server/src/capture/element/page-candidates.ts';
+import { MAX_CANDIDATES, resolveElement } from '../packages/server/src/capture/element/resolve-element.ts';
 import { scrollThroughPage } from '../packages/server/src/capture/page-stabilisation.ts';
 import { pageOptions } from '../test/support/capture-test-kit.ts';
 import { type Stats, stats } from './measure.ts';
@@ -69,10 +72,11 @@ export async function elementSection(
             );
             times.push(performance.now() - start);
           }
-          const candidates = await lease.page.evaluate(
-            (g) => ((window as unknown as Record<string, unknown[]>)[g] ?? []).length,
-            CANDIDATES_GLOBAL,
-          );
+          const listed = await lease.page.evaluate(collectCandidatesInPage, {
+            max: MAX_CANDIDATES,
+            globalName: CANDIDATES_GLOBAL,
+          });
+          const candidates = (JSON.parse(String(listed)) as { candidates: unknown[] }).candidates.length;
           results.push({ page, query, outcome, candidates, resolve: stats(times) });
           console.log(
             `  ${page} "${query}": p50 ${stats(times).p50} ms (${candidates} candidates) -> ${outcome}`,

@@ -106,7 +106,7 @@ let pool: BrowserPool;
 
 beforeAll(async () => {
   server = await startFixtureServer();
-  pool = testPool();
+  pool = testPool({ captureTimeoutMs: 180_000 });
 });
 
 afterAll(async () => {
@@ -188,7 +188,7 @@ describe('element resolver on labelled fixture pages', () => {
     expect(accuracy).toBeGreaterThanOrEqual(0.9);
     // Every returned selector matches exactly one element (the one that was scored).
     expect(outcomes.filter((o) => !o.reselects)).toEqual([]);
-  }, 120_000);
+  }, 300_000);
 
   it('refuses descriptions of things that are not on the page, naming the best candidates', async () => {
     const outcomes = await resolveAll('landing.html', [

@@ -158,8 +158,50 @@ function parseSnapshot(raw: unknown): CandidateSnapshot {
   }
 }
 
-async function selectorOf(page: Page, index: number): Promise<string | null> {
-  const selector: unknown = await page.evaluate(selectorInPage, { index, globalName: CANDIDATES_GLOBAL });
+/** Runs the page scripts of the resolver in a world of their own. */
+interface PageScripts {
+  run<A, R>(script: (args: A) => R, args: A): Promise<R>;
+  close(): Promise<void>;
+}
+
+/**
+ * An isolated world on the page's main frame (what extensions' content scripts use): the same DOM,
+ * but its own globals and prototypes, so a page that redefines `Array.prototype.map`, `JSON` or
+ * `CSS.escape` (old libraries do, hostile pages may) cannot break or steer the resolver, and the
+ * candidates kept between calls are invisible to the page.
+ */
+async function isolatedScripts(page: Page): Promise<PageScripts> {
+  const cdp = await page.context().newCDPSession(page);
+  try {
+    const { frameTree } = await cdp.send('Page.getFrameTree');
+    const { executionContextId } = await cdp.send('Page.createIsolatedWorld', {
+      frameId: frameTree.frame.id,
+      worldName: 'vitrine-element',
+    });
+    return {
+      async run(script, args) {
+        // `__name`: what a bundler's keepNames wraps functions in; defined so the source runs as is.
+        const expression = `(() => { const __name = (f) => f; return (${script.toString()})(${JSON.stringify(args)}); })()`;
+        const { result, exceptionDetails } = await cdp.send('Runtime.evaluate', {
+          expression,
+          contextId: executionContextId,
+          returnByValue: true,
+        });
+        if (exceptionDetails) {
+          throw new Error(exceptionDetails.exception?.description ?? exceptionDetails.text);
+        }
+        return result.value;
+      },
+      close: () => cdp.detach().catch(() => undefined),
+    };
+  } catch (error) {
+    await cdp.detach().catch(() => undefined);
+    throw error;
+  }
+}
+
+async function selectorOf(scripts: PageScripts, index: number): Promise<string | null> {
+  const selector: unknown = await scripts.run(selectorInPage, { index, globalName: CANDIDATES_GLOBAL });
   return typeof selector === 'string' && selector.length > 0 && selector.length <= MAX_SELECTOR_LENGTH
     ? selector
     : null;
@@ -177,8 +219,21 @@ export async function resolveElement(
   query: string,
   options: ResolveElementOptions = {},
 ): Promise<ElementResolution> {
+  const scripts = await isolatedScripts(page);
+  try {
+    return await resolveWith(scripts, query, options);
+  } finally {
+    await scripts.close();
+  }
+}
+
+async function resolveWith(
+  scripts: PageScripts,
+  query: string,
+  options: ResolveElementOptions,
+): Promise<ElementResolution> {
   const threshold = options.threshold ?? ELEMENT_CONFIDENCE_THRESHOLD;
-  const raw = await page.evaluate(collectCandidatesInPage, {
+  const raw = await scripts.run(collectCandidatesInPage, {
     max: MAX_CANDIDATES,
     globalName: CANDIDATES_GLOBAL,
   });
@@ -202,10 +257,10 @@ export async function resolveElement(
   if (!chosen || chosen.score < threshold) {
     const best = ranked.slice(0, FAILURE_CANDIDATES);
     const selectors = [];
-    for (const b of best) selectors.push(await selectorOf(page, b.candidate.index).catch(() => null));
+    for (const b of best) selectors.push(await selectorOf(scripts, b.candidate.index).catch(() => null));
     throw notFound(query, best, threshold, selectors);
   }
-  const selector = await selectorOf(page, chosen.candidate.index);
+  const selector = await selectorOf(scripts, chosen.candidate.index);
   if (selector === null) {
     throw new AppError(
       'capture_failed',
