@@ -27,13 +27,6 @@ export function resolveOutput(output: RawCaptureRequest['output']): ResolvedOutp
   };
 }
 
-/** Fields that need a later capability; refused clearly rather than ignored. */
-function refuseUnsupported(request: RawCaptureRequest): void {
-  if (request.auth_profile_id !== undefined) {
-    throw invalidParam('auth_profile_id', 'Auth profiles are not available on this server yet');
-  }
-}
-
 /** A device's own capture settings, used when the request gives no viewport. */
 export interface DeviceDefaults {
   viewport: { width: number; height: number };
@@ -54,7 +47,6 @@ export function resolvePageCapture(
   output: ResolvedOutput,
   device?: DeviceDefaults,
 ): PageCaptureOptions {
-  refuseUnsupported(request);
   if (request.selector !== undefined && request.full_page) {
     throw invalidParam(
       'full_page',
