@@ -5,7 +5,7 @@ import {
   collectCandidatesInPage,
 } from '../packages/server/src/capture/element/page-candidates.ts';
 import { MAX_CANDIDATES, resolveElement } from '../packages/server/src/capture/element/resolve-element.ts';
-import { scrollThroughPage } from '../packages/server/src/capture/page-stabilisation.ts';
+import { returnToTop, scrollToBottom } from '../packages/server/src/capture/page-stabilisation.ts';
 import { pageOptions } from '../test/support/capture-test-kit.ts';
 import { type Stats, stats } from './measure.ts';
 
@@ -60,7 +60,8 @@ export async function elementSection(
             document.body.innerHTML = Array.from({ length: 40 }, () => body).join('');
           });
         }
-        await scrollThroughPage(lease.page, 16384, 3000);
+        await scrollToBottom(lease.page, 16384);
+        await returnToTop(lease.page, 3000);
         for (const [page, query] of queries.filter(([p]) => p === name)) {
           const times: number[] = [];
           let outcome = '';

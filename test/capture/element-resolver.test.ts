@@ -5,7 +5,7 @@ import {
   type ElementResolution,
   resolveElement,
 } from '../../packages/server/src/capture/element/resolve-element.ts';
-import { scrollThroughPage } from '../../packages/server/src/capture/page-stabilisation.ts';
+import { returnToTop, scrollToBottom } from '../../packages/server/src/capture/page-stabilisation.ts';
 import { AppError } from '../../packages/server/src/errors/app-error.ts';
 import { pageOptions, testPool } from '../support/capture-test-kit.ts';
 import { type RunningServer, startFixtureServer } from '../support/fixture-server.ts';
@@ -129,7 +129,8 @@ async function resolveAll(file: string, queries: [string, string][]): Promise<Ou
     await emulate(lease.cdp, pageOptions('', { viewport: { width: 1280, height: 800 } }));
     await lease.page.goto(`${server.origin}/element/${file}`, { waitUntil: 'load' });
     lease.loaded();
-    await scrollThroughPage(lease.page, 16384, 1000);
+    await scrollToBottom(lease.page, 16384);
+    await returnToTop(lease.page, 1000);
     const outcomes: Outcome[] = [];
     for (const [query, expected] of queries) {
       try {

@@ -239,7 +239,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     renderers: {
       satori: rasterRenderer({ fonts, cache: composeCache }),
       browser: browserRenderer({
-        withPage: (fn) => browserPool.run((lease) => fn(lease.page, lease.cdp)),
+        withPage: (fn) => browserPool.runCompose((lease) => fn(lease.page, lease.cdp)),
         fonts: browserFonts,
         cache: composeCache,
       }),
