@@ -221,3 +221,33 @@ function summary(s: Record<string, Stats>): string {
     .map(([k, v]) => `${k} p50 ${Math.round(v.p50)} / p95 ${Math.round(v.p95)} ms`)
     .join('; ');
 }
+
+/**
+ * Issue 16: the playground's preview update time. A page is captured once with the default
+ * look; each round then changes one styling field (a new padding, so nothing is served from the
+ * result cache) as the playground does, and the capture-level page cache answers without a page
+ * load. Client time is what the playground waits for; the phases show no navigation.
+ */
+export async function previewSection(c: Contenders, url: string, rounds: number) {
+  const body = { url, viewport: VIEWPORT };
+  await c.vitrine.post('/v1/capture', body);
+  const client: number[] = [];
+  const server: number[] = [];
+  let navigations = 0;
+  for (let i = 0; i < rounds; i += 1) {
+    const started = performance.now();
+    const { body: answer, server: side } = await c.vitrine.postTraced('/v1/capture', {
+      ...body,
+      padding: 20 + i,
+    });
+    client.push(performance.now() - started);
+    if (answer.cached === true) throw new Error('a style change was answered from the result cache');
+    if (side.phasesMs?.navigation !== undefined) navigations += 1;
+    if (side.responseTimeMs !== undefined) server.push(side.responseTimeMs);
+  }
+  const out = { client: stats(client), server: stats(server), navigations, rounds };
+  console.log(
+    `  preview update (style change on a captured page): client p50 ${out.client.p50} ms, server p50 ${out.server.p50} ms, ${navigations} of ${rounds} navigated`,
+  );
+  return out;
+}

@@ -23,6 +23,7 @@ import {
   fullPageSection,
   latencySection,
   perCallSection,
+  previewSection,
   serviceComposeSection,
   throughputSection,
   VIEWPORT,
@@ -38,6 +39,7 @@ const SECTIONS = [
   'cache',
   'compose',
   'element',
+  'preview',
   'start',
   'memory',
 ] as const;
@@ -87,7 +89,9 @@ try {
     results.element = await elementSection(pages, VIEWPORT, Math.max(5, ROUNDS));
   }
 
-  const inProcess = (['latency', 'fullpage', 'throughput', 'cache', 'compose'] as const).some(wanted);
+  const inProcess = (['latency', 'fullpage', 'throughput', 'cache', 'compose', 'preview'] as const).some(
+    wanted,
+  );
   if (inProcess) {
     const poolSize = process.env.VITRINE_BROWSER_CONCURRENCY;
     const vitrine = await startVitrine(poolSize ? { VITRINE_BROWSER_CONCURRENCY: poolSize } : {});
@@ -128,6 +132,10 @@ try {
           pages.simple,
           Math.max(6, Math.round(ROUNDS / 2)),
         );
+      }
+      if (wanted('preview') && c.styled) {
+        console.log('playground preview update (issue 16)');
+        results.preview = await previewSection(c, pages.simple, Math.max(10, ROUNDS * 2));
       }
     } finally {
       await Promise.allSettled([c.bare.close(), c.cwWarm.close()]);
