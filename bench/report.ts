@@ -5,6 +5,7 @@ import path from 'node:path';
 import { CHROMIUM_PATH } from './baselines.ts';
 import type { CdnLoadResult } from './cdn-load.ts';
 import type { ComposeResult } from './compose.ts';
+import type { ElementBenchResult } from './element.ts';
 import type { ThroughputResult } from './in-process.ts';
 import type { Stats } from './measure.ts';
 import type { MemoryResult } from './spawned-service.ts';
@@ -35,6 +36,7 @@ export interface Results {
   preview?: { client: Stats; server: Stats; navigations: number; rounds: number };
   start?: { healthyMs: number; firstCaptureMs: number }[];
   memory?: MemoryResult;
+  element?: ElementBenchResult[];
   elapsedSeconds?: number;
 }
 
@@ -157,6 +159,15 @@ export function markdown(r: Results): string {
     lines.push(
       '',
       `Memory: ${mm.captures} fresh raw captures at concurrency 4 in ${Math.round(mm.elapsedMs / 1000)} s (${mm.failed} failed), up to ${mm.processes} processes; idle ${mm.idleRssMb} MB RSS, peak ${mm.peakRssMb} MB RSS (${mm.peakPssMb} MB PSS), median RSS ${mm.earlyRssMb} MB over the second fifth and ${mm.lateRssMb} MB over the last fifth.`,
+    );
+  }
+  if (r.element) {
+    lines.push('', 'Element resolution (`element`) on a loaded page, p50 / p95 ms:', '');
+    lines.push(
+      table(
+        ['page', 'description', 'candidates', 'resolve ms', 'answer'],
+        r.element.map((e) => [e.page, e.query, String(e.candidates), ms(e.resolve), e.outcome]),
+      ),
     );
   }
   if (r.notes.length) lines.push('', ...r.notes.map((n) => `- ${n}`));

@@ -1,4 +1,6 @@
 import type { PageSignals } from '../ai/ai-types.ts';
+import type { ElementResolution } from './element/resolve-element.ts';
+
 /**
  * What the capture stage needs to take one screenshot: the request's "Target and browser"
  * fields after defaults and device presets were applied. Produced by the render pipeline,
@@ -22,6 +24,8 @@ export interface PageCaptureOptions {
   hideSelectors: string[];
   /** Capture only this element's box. */
   selector: string | undefined;
+  /** Capture the element this plain-language description means (resolved in the page). */
+  element?: string | undefined;
   /** Also read the page's signals (text, structure, colours, fonts) for the AI step; same load. */
   collectSignals?: boolean;
 }
@@ -41,6 +45,8 @@ export interface PageCapture {
   finalUrl: string;
   /** The document title (browser frames show it in their tab). */
   title: string;
+  /** How `element` was resolved (absent without `element`). */
+  element?: ElementResolution;
   /** The page's signals, when `collectSignals` asked for them. */
   signals?: PageSignals;
 }

@@ -182,7 +182,7 @@ export function createCaptureRunner(deps: CaptureRunnerDeps) {
           ...output.resolved,
         }),
         ai_decisions: JSON.stringify(output.aiDecisions),
-        element_resolved: '{}',
+        element_resolved: JSON.stringify(output.element ?? {}),
         created_at: now.toISOString(),
         cache_expires_at: new Date(now.getTime() + capture.cacheTtlSeconds * 1000).toISOString(),
       };

@@ -74,6 +74,8 @@ export interface RenderOutput {
   /** Milliseconds per phase: the capture stage's own phases, then compose, encode, store. */
   timings: Record<string, number>;
   finalUrl: string;
+  /** How `element` was resolved, for `element_resolved` (absent without `element`). */
+  element?: PageCapture['element'];
   /** The style the AI step decided (shown in resolved_params), when there was one. */
   style?: ResolvedStyle;
   /** `ai_decisions` of the result: empty without AI assistance. */
@@ -138,6 +140,7 @@ export async function runRender(
     resolved: composed?.resolved ?? {},
     timings,
     finalUrl: capture.finalUrl,
+    ...(capture.element ? { element: capture.element } : {}),
     ...(decided ? { style: decided.style } : {}),
     aiDecisions: decided?.decisions ?? {},
   };
