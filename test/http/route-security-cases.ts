@@ -79,6 +79,13 @@ const byAuthProfileId = (world: SecurityWorld, key: TestKey) =>
 const byProjectId = (world: SecurityWorld, key: TestKey) =>
   projectOf(world, key).then((id) => ({ params: { id } }));
 
+/** A project with a domain (brand refresh needs one); its extraction is only queued here. */
+const byDomainProjectId = (world: SecurityWorld, key: TestKey) =>
+  call(world, key, 'POST', '/v1/projects', {
+    domain: `security-${Math.random().toString(36).slice(2, 10)}.example`,
+    start_brand_extract: false,
+  }).then((created) => ({ params: { id: created.project.id as string } }));
+
 const NO_ACCOUNT_IDS = { none: 'names no resource of an account' };
 
 export const ROUTE_SECURITY_CASES: Partial<Record<RouteId, RouteCase>> = {
@@ -115,6 +122,10 @@ export const ROUTE_SECURITY_CASES: Partial<Record<RouteId, RouteCase>> = {
   },
   makeProjectDefault: { valid: (w) => byProjectId(w, w.owner), foreign: (w) => byProjectId(w, w.other) },
   getProjectBrandStatus: { valid: (w) => byProjectId(w, w.owner), foreign: (w) => byProjectId(w, w.other) },
+  refreshProjectBrand: {
+    valid: (w) => byDomainProjectId(w, w.owner),
+    foreign: (w) => byDomainProjectId(w, w.other),
+  },
   rotateProjectSigningSecret: {
     valid: (w) => byProjectId(w, w.owner),
     foreign: (w) => byProjectId(w, w.other),

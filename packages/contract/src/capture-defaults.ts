@@ -73,6 +73,9 @@ export const CREDIT_PRICE_DEFAULTS = {
   full_page: 1,
   over_8_megapixels: 1,
   raw: 1,
+  ai_style: 2,
+  ai_copy: 1,
+  ai_brand: 2,
 } as const;
 
 export type CreditPrices = { [K in keyof typeof CREDIT_PRICE_DEFAULTS]: number };

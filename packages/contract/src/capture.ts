@@ -126,6 +126,10 @@ export const aiFieldsShape = {
   ai: z.boolean().optional(),
   ai_style: z.boolean().optional(),
   ai_copy: z.boolean().optional(),
+  ai_brand: z.boolean().optional().meta({
+    description:
+      "(ext) apply the project's brand (colours to the gradient, heading font to the title, dark mode to the preset)",
+  }),
   prompt: z.string().min(1).max(1000).optional(),
 };
 

@@ -251,6 +251,18 @@ export const ROUTES = defineRoutes({
     success: { status: 200, schema: brandStatusResponseSchema, description: 'Status and brand' },
     errors: ['not_found', 'invalid_params'],
   },
+  refreshProjectBrand: {
+    operationId: 'refreshProjectBrand',
+    method: 'POST',
+    path: '/v1/projects/:id/brand/refresh',
+    summary: "(ext) Re-run the project's brand extraction; 202 with brand_status pending",
+    tag: 'Projects',
+    access: scope('projects'),
+    rateLimit: 'default',
+    params: projectIdParamsSchema,
+    success: { status: 202, schema: projectResponseSchema, description: 'Extraction queued' },
+    errors: ['not_found', 'invalid_params'],
+  },
   rotateProjectSigningSecret: {
     operationId: 'rotateProjectSigningSecret',
     method: 'POST',

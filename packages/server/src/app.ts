@@ -2,6 +2,10 @@ import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import { sql } from 'kysely';
 import serverPackage from '../package.json' with { type: 'json' };
+import { createAiStep } from './ai/ai-step.ts';
+import type { AiProvider } from './ai/ai-types.ts';
+import { createBuiltinProvider } from './ai/builtin-provider.ts';
+import { createOpenAiProvider } from './ai/openai-provider.ts';
 import { createAccountKeys } from './auth/account-keys.ts';
 import { type Accounts, createAccounts } from './auth/accounts.ts';
 import { createAttemptLimiter } from './auth/attempt-limiter.ts';
@@ -14,6 +18,9 @@ import { type AuthProfileService, createAuthProfileService } from './authprofile
 import { BACKGROUND_CATALOGUE } from './backgrounds/catalogue.ts';
 import { createBackgroundRenderCache } from './backgrounds/render-cache.ts';
 import { type Credits, createCredits } from './billing/credits.ts';
+import { type BrandJobPayload, createBrandJobs } from './brand/brand-jobs.ts';
+import { createLateBrandStarter } from './brand/brand-starter.ts';
+import { extractBrand } from './brand/extract-brand.ts';
 import { createBlockListsLoader } from './capture/block-lists.ts';
 import { type BrowserPool, createBrowserPool } from './capture/browser-pool.ts';
 import { probePageAuth } from './capture/page-auth.ts';
@@ -82,6 +89,12 @@ import { registerWebPages } from './web/register-web-pages.ts';
 
 export const VERSION = serverPackage.version;
 
+/** The AI provider: an OpenAI-compatible endpoint when configured, else the built-in engine. */
+function aiProviderOf(config: Config): AiProvider {
+  const { baseUrl, apiKey, model, timeoutMs } = config.ai;
+  return baseUrl ? createOpenAiProvider({ baseUrl, apiKey, model, timeoutMs }) : createBuiltinProvider();
+}
+
 /** How long in-flight requests may run on when the service stops. */
 const SHUTDOWN_GRACE_MS = 10_000;
 
@@ -129,6 +142,7 @@ export async function openCore(config: Config, options: AppOptions = {}) {
   const database = await openDatabase(config.database, { schema: options.databaseSchema });
   const masterKey = loadMasterKey(config.secrets.secretKey, config.server.dataDir);
   const sealedBox = createSealedBox(masterKey);
+  const brandStarter = createLateBrandStarter();
   const repositories = {
     users: createUsersRepository(database.db),
     apiKeys: createApiKeysRepository(database.db),
@@ -145,7 +159,12 @@ export async function openCore(config: Config, options: AppOptions = {}) {
       defaultMonthlyCredits: config.credits.defaultMonthlyCredits,
     }),
     credits: createCredits({ ledger: repositories.creditLedger, clock }),
-    projects: createProjectService({ projects: repositories.projects, sealedBox, clock }),
+    projects: createProjectService({
+      projects: repositories.projects,
+      sealedBox,
+      clock,
+      brand: brandStarter,
+    }),
     authProfiles: createAuthProfileService({
       profiles: repositories.authProfiles,
       sealedBox,
@@ -154,6 +173,7 @@ export async function openCore(config: Config, options: AppOptions = {}) {
     }),
   };
   return {
+    brandStarter,
     clock,
     database,
     services,
@@ -245,22 +265,24 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       }),
     },
   });
+  const renderStages = createRenderStages({
+    pool: browserPool,
+    captureSettings: {
+      navigationTimeoutMs: config.browser.navigationTimeoutMs,
+      blockLists: createBlockListsLoader(),
+    },
+    compose,
+    decide: createAiStep({ provider: aiProviderOf(config) }),
+    blobStore,
+    pageCache: createPageCaptureCache({
+      maxBytes: config.browser.pageCacheMegabytes * 1024 * 1024,
+      maxAgeMs: config.browser.pageCacheMaxAgeSeconds * 1000,
+    }),
+  });
   const runner = createCaptureRunner({
     captures: repositories.captures,
     credits: services.credits,
-    stages: createRenderStages({
-      pool: browserPool,
-      captureSettings: {
-        navigationTimeoutMs: config.browser.navigationTimeoutMs,
-        blockLists: createBlockListsLoader(),
-      },
-      compose,
-      blobStore,
-      pageCache: createPageCaptureCache({
-        maxBytes: config.browser.pageCacheMegabytes * 1024 * 1024,
-        maxAgeMs: config.browser.pageCacheMaxAgeSeconds * 1000,
-      }),
-    }),
+    stages: renderStages,
     clock: core.clock,
     publicUrl: config.server.publicUrl,
     deadlineMs: config.browser.captureTimeoutMs,
@@ -417,6 +439,29 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     },
   });
   await jobs.start({ consume: (options.role ?? 'all') !== 'api' });
+  // Brand extraction (issue 13): jobs on the same queue engine, run by the capture engine.
+  const brandJobs = createBrandJobs({
+    db: core.database.db,
+    queue: openQueue<BrandJobPayload>('brands', captureQueueSettings(config)),
+    clock: core.clock,
+    concurrency: 1,
+    pollIntervalMs: config.queue.pollIntervalMs,
+    extract: (domain, signal) =>
+      extractBrand(
+        domain,
+        {
+          capture: renderStages.capture,
+          checkUrl: (url) => policy.checkUrl(url),
+          guardedFetch,
+          blobStore,
+          publicUrl: config.server.publicUrl,
+        },
+        signal,
+      ),
+    onError: (error, context) => logger.warn({ err: error, context }, 'brand extraction error'),
+  });
+  core.brandStarter.bind(brandJobs);
+  if ((options.role ?? 'all') !== 'api') brandJobs.startWorkers();
 
   return {
     http,
@@ -433,6 +478,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       closeAll([
         { name: 'HTTP server', close: () => closeHttpServer(http, SHUTDOWN_GRACE_MS) },
         { name: 'job runtime', close: () => jobs.close() },
+        { name: 'brand jobs', close: () => brandJobs.close() },
         { name: 'browser pool', close: () => browserPool.close() },
         { name: 'egress proxy', close: () => egressProxy.close() },
         { name: 'Redis', close: () => redis?.disconnect() },

@@ -1,5 +1,6 @@
 import { CAPTURE_LIMITS } from '@vitrine/contract';
 import type { CDPSession } from 'playwright-core';
+import { collectPageSignals } from '../ai/collect-page-signals.ts';
 import { AppError } from '../errors/app-error.ts';
 import { sleep } from './abort-race.ts';
 import type { BlockLists } from './block-lists.ts';
@@ -231,14 +232,18 @@ export async function capturePage(
     phase('capture');
     const title = await page.title().catch(() => '');
     // The URL at the shot: a timer of the page may have navigated while it settled.
+    const shotUrl = page.url();
+    const signals = options.collectSignals ? await page.evaluate(collectPageSignals) : undefined;
+    if (signals) phase('signals');
     return {
       png,
       ...pngSize(png),
       warnings,
       timings,
-      finalUrl: page.url(),
+      finalUrl: shotUrl,
       title,
       ...(element ? { element } : {}),
+      ...(signals ? { signals } : {}),
     };
   } catch (error) {
     if (signal.aborted) throw signal.reason;

@@ -1,3 +1,4 @@
+import type { PageSignals } from '../ai/ai-types.ts';
 import type { ElementResolution } from './element/resolve-element.ts';
 
 /**
@@ -25,6 +26,8 @@ export interface PageCaptureOptions {
   selector: string | undefined;
   /** Capture the element this plain-language description means (resolved in the page). */
   element?: string | undefined;
+  /** Also read the page's signals (text, structure, colours, fonts) for the AI step; same load. */
+  collectSignals?: boolean;
 }
 
 /** The screenshot as Chromium produced it, before composition and the one final encode. */
@@ -44,4 +47,6 @@ export interface PageCapture {
   title: string;
   /** How `element` was resolved (absent without `element`). */
   element?: ElementResolution;
+  /** The page's signals, when `collectSignals` asked for them. */
+  signals?: PageSignals;
 }

@@ -1,4 +1,5 @@
 import type {
+  Brand,
   CaptureRequest,
   CaptureResult,
   CreditPrices,
@@ -10,7 +11,7 @@ import type { Credits, Reservation } from '../billing/credits.ts';
 import { AppError, invalidParam, notFound } from '../errors/app-error.ts';
 import type { BlobStore, StoredBlob } from '../storage/blob-store.ts';
 import { renderKey } from '../storage/render-key.ts';
-import { resolveCaptureFields } from './resolve-capture.ts';
+import { aiCostOf, resolveCaptureFields } from './resolve-capture.ts';
 import { targetUrlOf } from './resolve-page.ts';
 import type { CaptureDelivery, ResolvedCapture } from './resolved-capture.ts';
 import type { CaptureRunner } from './run-capture.ts';
@@ -43,7 +44,10 @@ export interface AuthProfileResolver {
 export interface CaptureServiceDeps {
   targets: TargetChecker;
   /** The caller's project by id, or undefined (unknown, or another account's). */
-  findProject(userId: string, projectId: string): Promise<unknown>;
+  findProject(
+    userId: string,
+    projectId: string,
+  ): Promise<{ brand: string | null; brand_status: string } | undefined>;
   credits: Pick<Credits, 'reserve'>;
   runner: CaptureRunner;
   queue: CaptureQueue;
@@ -105,6 +109,16 @@ export function createCaptureService(deps: CaptureServiceDeps) {
     const capture = resolveCaptureFields(body, kind, url.href, projectId, deps);
     if (body.project_id !== undefined && !(await deps.findProject(principal.userId, body.project_id))) {
       throw notFound(`Project ${body.project_id}`);
+    }
+    if (capture.ai?.brand && projectId !== null) {
+      // A completed project brand is used as is and waives the brand surcharge; otherwise the
+      // page's own brand is read in the same load (and charged).
+      const project = await deps.findProject(principal.userId, projectId);
+      if (project?.brand_status === 'completed' && project.brand !== null) {
+        const before = aiCostOf(capture.ai, deps.prices);
+        capture.ai = { ...capture.ai, projectBrand: JSON.parse(project.brand) as Brand };
+        capture.cost -= before - aiCostOf(capture.ai, deps.prices);
+      }
     }
     if (body.auth_profile_id !== undefined) {
       if (!deps.authProfiles)

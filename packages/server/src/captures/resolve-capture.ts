@@ -2,11 +2,13 @@ import {
   CAPTURE_DEFAULTS,
   type CaptureRequest,
   type CreditPrices,
+  composeFieldsShape,
   type RawCaptureRequest,
 } from '@vitrine/contract';
+import type { AiPlan } from '../ai/ai-plan.ts';
 import { deviceCaptureDefaults } from '../compose/frames/frame-catalogue.ts';
 import { resolveStyle } from '../compose/resolve-style.ts';
-import { invalidParam } from '../errors/app-error.ts';
+import type { StyleRequest } from '../compose/style-types.ts';
 import { resolveOutput, resolvePageCapture } from './resolve-page.ts';
 import type { ResolvedCapture } from './resolved-capture.ts';
 
@@ -19,13 +21,41 @@ export interface ResolveFieldsDeps {
   validateBackgroundReference(ref: string): void;
 }
 
-/** Fields that need a later capability: refused by name rather than ignored. */
-function refuseUnavailable(body: CaptureRequest): void {
-  for (const field of ['ai', 'ai_style', 'ai_copy'] as const) {
-    if (body[field]) throw invalidParam(field, 'AI-assisted styling is not available on this server yet');
+/**
+ * The AI plan of a styled capture, or null: `ai` means style + copy; a `prompt` is styling too.
+ * The request's styling fields are kept as given, to be laid over the AI's choices.
+ */
+function aiPlanOf(body: CaptureRequest): AiPlan | null {
+  const style = body.ai === true || body.ai_style === true || body.prompt !== undefined;
+  const copy = body.ai === true || body.ai_copy === true;
+  const brand = body.ai_brand === true;
+  if (!style && !copy && !brand) return null;
+  const request: Record<string, unknown> = {};
+  for (const key of [...Object.keys(composeFieldsShape), 'output']) {
+    const value = (body as Record<string, unknown>)[key];
+    if (value !== undefined) request[key] = value;
   }
-  if (body.prompt !== undefined)
-    throw invalidParam('prompt', 'AI-assisted styling is not available on this server yet');
+  return {
+    style: body.ai === true || body.ai_style === true,
+    copy,
+    brand,
+    prompt: body.prompt ?? null,
+    request: request as StyleRequest,
+    projectBrand: null,
+  };
+}
+
+/**
+ * AI surcharges (contract.md sections 3 and 10), decided before any work: styling (`ai_style`,
+ * `ai`, or a `prompt`) once, copy, and a brand unless the project's brand is already extracted.
+ */
+export function aiCostOf(plan: AiPlan | null | undefined, prices: CreditPrices): number {
+  if (!plan) return 0;
+  return (
+    (plan.style || plan.prompt !== null ? prices.ai_style : 0) +
+    (plan.copy ? prices.ai_copy : 0) +
+    (plan.brand && plan.projectBrand === null ? prices.ai_brand : 0)
+  );
 }
 
 /**
@@ -68,9 +98,10 @@ export function resolveCaptureFields(
   const output = resolveOutput(body.output);
   let style: ResolvedCapture['style'] = null;
   let page: ResolvedCapture['page'];
+  let ai: AiPlan | null = null;
   if (kind === 'capture') {
     const styled = body as CaptureRequest;
-    refuseUnavailable(styled);
+    ai = aiPlanOf(styled);
     style = resolveStyle(styled);
     if (style.background !== null && style.background_image_url === null) {
       deps.validateBackgroundReference(style.background);
@@ -81,6 +112,7 @@ export function resolveCaptureFields(
       output,
       styled.device === undefined ? undefined : deviceCaptureDefaults(styled.device),
     );
+    if (ai) page = { ...page, collectSignals: true };
   } else {
     page = resolvePageCapture(body, url, output);
   }
@@ -92,9 +124,10 @@ export function resolveCaptureFields(
     page,
     output,
     style,
-    cost: costOf(resolved, deps.prices),
+    cost: costOf(resolved, deps.prices) + aiCostOf(ai, deps.prices),
     cacheTtlSeconds: body.cache_ttl ?? CAPTURE_DEFAULTS.cache_ttl,
     showResolvedParams: body.show_resolved_params ?? CAPTURE_DEFAULTS.show_resolved_params,
     warnings: [],
+    ...(ai ? { ai } : {}),
   };
 }

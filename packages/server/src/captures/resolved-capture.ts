@@ -1,5 +1,6 @@
 import { CAPTURE_LIMITS, OUTPUT_FORMATS } from '@vitrine/contract';
 import { z } from 'zod';
+import type { AiPlan } from '../ai/ai-plan.ts';
 import type { PageCaptureOptions } from '../capture/page-capture-options.ts';
 import type { ResolvedStyle } from '../compose/resolve-style.ts';
 import { AppError } from '../errors/app-error.ts';
@@ -38,6 +39,8 @@ export interface ResolvedCapture {
    * runner fetches the cookies by id at run time.
    */
   authProfile?: { id: string; version: number };
+  /** AI assistance decided after the capture (ai, ai_style, ai_copy, ai_brand, prompt), or absent. */
+  ai?: AiPlan | null;
 }
 
 /** How the caller wants the result: now, or queued with an optional webhook. */
@@ -76,6 +79,17 @@ const resolvedCapturePayloadSchema = z.object({
   showResolvedParams: z.boolean(),
   warnings: z.array(z.string()),
   authProfile: z.object({ id: z.string(), version: z.number().int() }).optional(),
+  ai: z
+    .object({
+      style: z.boolean(),
+      copy: z.boolean(),
+      brand: z.boolean(),
+      prompt: z.string().nullable(),
+      request: z.record(z.string(), z.unknown()),
+      projectBrand: z.record(z.string(), z.unknown()).nullable(),
+    })
+    .nullable()
+    .optional(),
 });
 
 /** The job payload of a queued capture: the ResolvedCapture as JSON. */
@@ -129,5 +143,18 @@ export function resolvedParamsOf(capture: ResolvedCapture): Record<string, unkno
     output,
     ...(capture.style ?? {}),
     ...(capture.authProfile ? { auth_profile_id: capture.authProfile.id } : {}),
+    ...(capture.ai
+      ? {
+          ai: {
+            style: capture.ai.style,
+            copy: capture.ai.copy,
+            brand: capture.ai.brand,
+            prompt: capture.ai.prompt,
+            brand_source: capture.ai.brand ? (capture.ai.projectBrand ? 'project' : 'page') : null,
+            // A refreshed project brand must not hit a result composed with the old one.
+            brand_extracted_at: capture.ai.projectBrand?.extracted_at ?? null,
+          },
+        }
+      : {}),
   };
 }

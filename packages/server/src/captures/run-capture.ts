@@ -145,7 +145,15 @@ export function createCaptureRunner(deps: CaptureRunnerDeps) {
           ? { key: pageKeyOf(capture, principal.userId), ttlMs: capture.cacheTtlSeconds * 1000 }
           : null;
       const output = await runRender(
-        { id, page: capture.page, output: capture.output, style: capture.style, pageReuse, auth },
+        {
+          id,
+          page: capture.page,
+          output: capture.output,
+          style: capture.style,
+          ai: capture.ai ?? null,
+          pageReuse,
+          auth,
+        },
         stages,
         combined,
       ).catch((error: unknown) => {
@@ -168,8 +176,12 @@ export function createCaptureRunner(deps: CaptureRunnerDeps) {
         duration_ms: durationMs,
         credits_used: reservation.amount,
         warnings: JSON.stringify([...capture.warnings, ...output.warnings]),
-        resolved_params: JSON.stringify({ ...resolvedParamsOf(capture), ...output.resolved }),
-        ai_decisions: '{}',
+        resolved_params: JSON.stringify({
+          ...resolvedParamsOf(capture),
+          ...(output.style ?? {}),
+          ...output.resolved,
+        }),
+        ai_decisions: JSON.stringify(output.aiDecisions),
         element_resolved: JSON.stringify(output.element ?? {}),
         created_at: now.toISOString(),
         cache_expires_at: new Date(now.getTime() + capture.cacheTtlSeconds * 1000).toISOString(),

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { CreditPrices } from '@vitrine/contract';
+import { aiSection } from './ai-section.ts';
 import { browserSection } from './browser-section.ts';
 import { networkSection } from './network-section.ts';
 import { queueSection } from './queue-section.ts';
@@ -30,6 +31,7 @@ export interface Config {
   network: SectionValues<typeof networkSection>;
   browser: SectionValues<typeof browserSection>;
   queue: SectionValues<typeof queueSection>;
+  ai: SectionValues<typeof aiSection>;
 }
 
 /** Thrown when the environment is invalid; lists every bad variable with its expected form. */
@@ -93,6 +95,7 @@ export function loadConfig(env: Env = process.env): Config {
   const browser = readSection(env, browserSection, problems);
   const storage = readSection(env, storageSection, problems);
   const queue = readSection(env, queueSection, problems);
+  const ai = readSection(env, aiSection, problems);
   problems.push(...storageProblems(storage));
   if (problems.length > 0) throw new ConfigError(problems);
 
@@ -114,11 +117,15 @@ export function loadConfig(env: Env = process.env): Config {
       full_page: credits.priceFullPage,
       over_8_megapixels: credits.priceOver8Megapixels,
       raw: credits.priceRaw,
+      ai_style: credits.priceAiStyle,
+      ai_copy: credits.priceAiCopy,
+      ai_brand: credits.priceAiBrand,
     },
     storage: resolveStorage(storage, dataDir),
     network,
     browser,
     queue,
+    ai,
   };
 }
 

@@ -1,5 +1,6 @@
 import { CREDIT_PRICE_DEFAULTS } from '@vitrine/contract';
 import { z } from 'zod';
+import { aiSection } from './ai-section.ts';
 import { browserSection } from './browser-section.ts';
 import { networkSection } from './network-section.ts';
 import { bool, optionalString } from './parsers.ts';
@@ -188,6 +189,28 @@ export const creditsSection = section('Credits', {
     description: 'Credits of an unstyled capture (POST /v1/raw). A cached result always costs 0.',
     defaultText: String(CREDIT_PRICE_DEFAULTS.raw),
   }),
+  priceAiStyle: variable({
+    env: 'VITRINE_PRICE_AI_STYLE',
+    schema: nonNegativeInt,
+    form: 'a non-negative integer',
+    description: 'Credits added to a capture with `ai_style` (or `ai`, or a `prompt`).',
+    defaultText: String(CREDIT_PRICE_DEFAULTS.ai_style),
+  }),
+  priceAiCopy: variable({
+    env: 'VITRINE_PRICE_AI_COPY',
+    schema: nonNegativeInt,
+    form: 'a non-negative integer',
+    description: 'Credits added to a capture with `ai_copy` (or `ai`).',
+    defaultText: String(CREDIT_PRICE_DEFAULTS.ai_copy),
+  }),
+  priceAiBrand: variable({
+    env: 'VITRINE_PRICE_AI_BRAND',
+    schema: nonNegativeInt,
+    form: 'a non-negative integer',
+    description:
+      "Credits added to a capture with `ai_brand`; waived when the capture's project has a completed brand.",
+    defaultText: String(CREDIT_PRICE_DEFAULTS.ai_brand),
+  }),
 });
 
 /** Every section, in the order docs/configuration.md lists them. */
@@ -197,6 +220,7 @@ export const CONFIG_SECTIONS = [
   storesSection,
   secretsSection,
   creditsSection,
+  aiSection,
   networkSection,
   browserSection,
   storageSection,

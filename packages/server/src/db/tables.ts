@@ -220,6 +220,16 @@ export interface Database {
   device_codes: DeviceCodesTable;
   web_sessions: WebSessionsTable;
   auth_profiles: AuthProfilesTable;
+  brand_cache: BrandCacheTable;
+}
+
+/** An extracted brand per account and domain (cached 7 days). */
+export interface BrandCacheTable {
+  user_id: string;
+  domain: string;
+  /** The contract's brand object as JSON. */
+  brand: string;
+  extracted_at: string;
 }
 
 export type Db = Kysely<Database>;

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { BRAND_ASSET_KEY } from '../brand/extract-brand.ts';
 import { AppError } from '../errors/app-error.ts';
 import type { BlobMeta, BlobStore } from '../storage/blob-store.ts';
 import { parseRenderFile, renderKey } from '../storage/render-key.ts';
@@ -83,6 +84,21 @@ export function registerCdnRoutes(app: FastifyInstance, deps: CdnRouteDeps): voi
       const etag = validators(reply, meta);
       if (ifNoneMatchMatches(request.headers['if-none-match'], etag)) return reply.code(304).send();
       return reply.headers({ 'content-type': meta.contentType, 'content-length': meta.size }).send();
+    },
+  );
+
+  // Brand images (logo, icon, Open Graph image) copied at extraction: content-addressed PNGs.
+  app.get<{ Params: FileParams }>(
+    '/cdn/brand/:file',
+    options,
+    async (request: FastifyRequest<{ Params: FileParams }>, reply: FastifyReply) => {
+      const key = `brand/${request.params.file}`;
+      if (!BRAND_ASSET_KEY.test(key)) throw notFound(reply);
+      const blob = await blobStore.get(key);
+      if (blob === null) throw notFound(reply);
+      const etag = validators(reply, blob);
+      if (ifNoneMatchMatches(request.headers['if-none-match'], etag)) return reply.code(304).send();
+      return reply.headers({ 'content-type': 'image/png', 'content-length': blob.size }).send(blob.data);
     },
   );
 }

@@ -9,6 +9,10 @@ describe('normalizeDomain', () => {
     ['example.com.', 'example.com'],
     ['  docs.example.org ', 'docs.example.org'],
     ['bücher.example', 'xn--bcher-kva.example'],
+    ['Intranet.Local:8080', 'intranet.local:8080'],
+    ['http://intranet.local:80/', 'intranet.local'],
+    ['https://shop.example.com:443/x', 'shop.example.com'],
+    ['127.0.0.2:4321', '127.0.0.2:4321'],
   ])('%s -> %s', (input, expected) => {
     expect(normalizeDomain(input)).toBe(expected);
   });

@@ -6,7 +6,8 @@ const IPV4 = /^(?:\d{1,3}\.){3}\d{1,3}$/;
 
 /**
  * A project's domain as its lowercase host: accepts `Example.COM`, `https://example.com/pricing`
- * or `example.com.`, and refuses anything that is not a dotted host name.
+ * or `example.com.`, keeps an explicit non-default port (`intranet.local:8080`), and refuses
+ * anything that is not a dotted host name.
  */
 export function normalizeDomain(input: string): string {
   const trimmed = input.trim();
@@ -24,5 +25,7 @@ export function normalizeDomain(input: string): string {
   if (!HOST_NAME.test(host) && !IPV4.test(host)) {
     throw invalidParam('domain', 'Must be a domain name like example.com (a URL is accepted too)');
   }
-  return host;
+  // A self-hosted site may live on another port (`intranet.local:8080`): kept when explicit
+  // and not the scheme's default (URL already drops :443 for https and :80 for http).
+  return url.port ? `${host}:${url.port}` : host;
 }

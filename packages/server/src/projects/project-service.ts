@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import type { Brand, BrandStatus, CreateProjectBody, Project, UpdateProjectBody } from '@vitrine/contract';
+import type { BrandStarter } from '../brand/brand-starter.ts';
 import { type Clock, isoNow } from '../clock.ts';
 import type { ProjectRow, ProjectsRepository } from '../db/projects-repository.ts';
 import { isUniqueViolation } from '../db/unique-violation.ts';
@@ -40,6 +41,8 @@ export interface ProjectServiceDeps {
   projects: ProjectsRepository;
   sealedBox: SealedBox;
   clock: Clock;
+  /** Queues brand extraction when a project gets a domain (create, PATCH, refresh). */
+  brand?: BrandStarter;
 }
 
 /** Projects of one account: creation with a signing secret, default handling, secret rotation. */
@@ -98,6 +101,7 @@ export function createProjectService(deps: ProjectServiceDeps) {
       if (isUniqueViolation(error) && domain !== null) throw duplicateDomain(domain);
       throw error;
     }
+    if (brandStatus === 'pending' && domain !== null) await deps.brand?.start(userId, id, domain);
     return { project: toProject(row), signingSecret };
   }
 
@@ -115,7 +119,32 @@ export function createProjectService(deps: ProjectServiceDeps) {
       if (isUniqueViolation(error) && domain) throw duplicateDomain(domain);
       throw error;
     }
+    // A new domain restarts extraction; removing it leaves nothing to extract.
+    if (domain) return queued(userId, await findOrThrow(userId, id), domain, false);
+    if (domain === null) {
+      await projects.update(userId, id, { brand: null, brand_status: 'skipped', brand_error: null });
+    }
     return toProject(await findOrThrow(userId, id));
+  }
+
+  /** Re-runs extraction (POST /v1/projects/{id}/brand/refresh), bypassing the 7-day cache. */
+  async function refreshBrand(userId: string, id: string): Promise<Project> {
+    const row = await findOrThrow(userId, id);
+    if (row.domain === null) {
+      throw new AppError('invalid_params', 'The project has no domain to extract a brand from', {
+        details: { issues: [{ path: 'domain', message: 'Set a domain with PATCH first' }] },
+      });
+    }
+    return queued(userId, row, row.domain, true);
+  }
+
+  /**
+   * Queues extraction and answers with the project as queued (`pending`): a fast worker may
+   * already have moved it on by the time it is read back, and the answer says what was done.
+   */
+  async function queued(userId: string, row: ProjectRow, domain: string, force: boolean): Promise<Project> {
+    await deps.brand?.start(userId, row.id, domain, force);
+    return toProject({ ...row, brand_status: 'pending', brand_error: null, updated_at: isoNow(clock) });
   }
 
   async function makeDefault(userId: string, id: string): Promise<void> {
@@ -175,6 +204,7 @@ export function createProjectService(deps: ProjectServiceDeps) {
     makeDefault,
     ensureDefault,
     rotateSigningSecret,
+    refreshBrand,
     validSigningSecrets,
     get: async (userId: string, id: string) => toProject(await findOrThrow(userId, id)),
     list: async (userId: string) => (await projects.list(userId)).map(toProject),

@@ -17,6 +17,8 @@ export function createRenderStages(deps: {
   pool: BrowserPool;
   captureSettings: PageCaptureSettings;
   compose: RenderStages['compose'];
+  /** The AI step (after capture, before compose). */
+  decide?: RenderStages['decide'];
   blobStore: BlobStore;
   pageCache: PageCaptureCache;
 }): RenderStages {
@@ -31,6 +33,7 @@ export function createRenderStages(deps: {
         { signal },
       ),
     compose: deps.compose,
+    ...(deps.decide ? { decide: deps.decide } : {}),
     pageCache: deps.pageCache,
     encode: (input, output) =>
       encodeImage(input, {

@@ -1,4 +1,6 @@
 import type { OutputFormat } from '@vitrine/contract';
+import type { AiPlan } from '../ai/ai-plan.ts';
+import type { AiOutcome } from '../ai/ai-step.ts';
 import type { PageAuth } from '../capture/page-auth.ts';
 import type { PageCaptureCache } from '../capture/page-capture-cache.ts';
 import type { PageCapture, PageCaptureOptions } from '../capture/page-capture-options.ts';
@@ -29,6 +31,11 @@ export interface RenderStages {
   encode(input: Buffer | RawImage, output: RenderOutputSettings): Promise<EncodedImage>;
   store(key: string, image: EncodedImage): Promise<void>;
   blobKey(id: string, format: OutputFormat): string;
+  /**
+   * The AI step (after capture, before compose): the final style from the page's signals and
+   * the plan. Absent: a plan is an error (app.ts always supplies it).
+   */
+  decide?(plan: AiPlan, capture: PageCapture, signal: AbortSignal): Promise<AiOutcome>;
   /** Screenshots of pages already loaded (the capture-level cache); absent: always capture. */
   pageCache?: PageCaptureCache;
 }
@@ -48,6 +55,8 @@ export interface RenderJob {
   page: PageCaptureOptions;
   output: RenderOutputSettings;
   style: ResolvedStyle | null;
+  /** AI assistance to decide after the capture, or null. */
+  ai?: AiPlan | null;
   /**
    * Where the page's screenshot may be reused from and kept for (the capture-level cache), or
    * null when it must be captured anew (`cache_ttl: 0`).
@@ -67,6 +76,10 @@ export interface RenderOutput {
   finalUrl: string;
   /** How `element` was resolved, for `element_resolved` (absent without `element`). */
   element?: PageCapture['element'];
+  /** The style the AI step decided (shown in resolved_params), when there was one. */
+  style?: ResolvedStyle;
+  /** `ai_decisions` of the result: empty without AI assistance. */
+  aiDecisions: Record<string, unknown>;
 }
 
 async function timed<T>(timings: Record<string, number>, phase: string, work: () => Promise<T>): Promise<T> {
@@ -100,7 +113,15 @@ export async function runRender(
     if (job.pageReuse) stages.pageCache?.set(job.pageReuse.key, capture, job.pageReuse.ttlMs);
   }
   signal.throwIfAborted();
-  const style = job.style;
+  let decided: AiOutcome | undefined;
+  if (job.ai && job.style) {
+    const { ai: plan } = job;
+    const decide = stages.decide;
+    if (!decide) throw new Error('AI assistance was asked for but no AI step is configured');
+    decided = await timed(timings, 'ai', () => decide(plan, capture, signal));
+  }
+  const style = decided?.style ?? job.style;
+  signal.throwIfAborted();
   const composed = style
     ? await timed(timings, 'compose', () =>
         stages.compose({ style, captureDpr: job.page.deviceScaleFactor }, capture, signal),
@@ -115,10 +136,12 @@ export async function runRender(
   return {
     image,
     blobKey,
-    warnings: [...capture.warnings, ...(composed?.warnings ?? [])],
+    warnings: [...capture.warnings, ...(decided?.warnings ?? []), ...(composed?.warnings ?? [])],
     resolved: composed?.resolved ?? {},
     timings,
     finalUrl: capture.finalUrl,
     ...(capture.element ? { element: capture.element } : {}),
+    ...(decided ? { style: decided.style } : {}),
+    aiDecisions: decided?.decisions ?? {},
   };
 }

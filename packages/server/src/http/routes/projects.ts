@@ -11,6 +11,7 @@ type ProjectHandlers = Pick<
   | 'updateProject'
   | 'makeProjectDefault'
   | 'getProjectBrandStatus'
+  | 'refreshProjectBrand'
   | 'rotateProjectSigningSecret'
 >;
 
@@ -38,6 +39,9 @@ export function projectHandlers(projects: ProjectService): ProjectHandlers {
       const project = await projects.get(principal.userId, params.id);
       return { project, status: project.brand_status, brand: project.brand };
     },
+    refreshProjectBrand: async ({ principal, params }) => ({
+      project: await projects.refreshBrand(principal.userId, params.id),
+    }),
     rotateProjectSigningSecret: async ({ principal, params }) => {
       const { signingSecret, previousExpiresAt } = await projects.rotateSigningSecret(
         principal.userId,

@@ -1,0 +1,122 @@
+import type { PageCapture } from '../capture/page-capture-options.ts';
+import { resolveStyle } from '../compose/resolve-style.ts';
+import type { ResolvedStyle, StyleRequest } from '../compose/style-types.ts';
+import type { AiPlan } from './ai-plan.ts';
+import type { AiProvider, ChosenFields } from './ai-types.ts';
+import { brandFields, brandOfPage } from './brand-fields.ts';
+import { readScreenshot } from './screenshot-palette.ts';
+
+/** What the AI step hands the compose stage: the final style, and what the result reports. */
+export interface AiOutcome {
+  style: ResolvedStyle;
+  decisions: Record<string, unknown>;
+  warnings: string[];
+}
+
+/** Request fields that, when given, mean the caller decided that aspect: the AI keeps out of it. */
+const OWNED_BY: Record<string, (keyof StyleRequest)[]> = {
+  background_preset: [
+    'background_style',
+    'background_preset',
+    'background_color',
+    'background_gradient',
+    'background',
+    'background_image_url',
+  ],
+  background_gradient: [
+    'background_style',
+    'background_preset',
+    'background_color',
+    'background_gradient',
+    'background',
+    'background_image_url',
+  ],
+  camera_preset: ['camera_preset', 'perspective', 'tilt_x', 'tilt_y', 'roll', 'zoom'],
+  perspective: ['camera_preset', 'perspective', 'tilt_x', 'tilt_y', 'roll'],
+  shadow: ['shadow'],
+  border: ['border', 'border_width', 'border_color'],
+  padding: ['padding'],
+  corner_radius: ['corner_radius'],
+  aspect_ratio: ['aspect_ratio', 'frame_ratio'],
+  device: ['device'],
+  title_font: ['title_font'],
+  title_size: ['title_size'],
+  title_position: ['title_position'],
+};
+
+/** The AI choices the request leaves open, and the ones it overrides. */
+function openChoices(chosen: ChosenFields, request: StyleRequest) {
+  const applied: Record<string, unknown> = {};
+  const overridden: string[] = [];
+  for (const [field, value] of Object.entries(chosen)) {
+    const owners = OWNED_BY[field] ?? [field as keyof StyleRequest];
+    if (owners.some((f) => request[f] !== undefined)) overridden.push(field);
+    else applied[field] = value;
+  }
+  return { applied, overridden };
+}
+
+/**
+ * The AI step of a render: after the page is captured (its signals gathered in the same load) and
+ * before compose. Asks the provider, applies the brand, lays the request's explicit fields over
+ * every choice, and resolves the style again from that; `ai_decisions` says what was chosen,
+ * what the request overrode and why.
+ */
+export function createAiStep(deps: { provider: AiProvider }) {
+  return async (plan: AiPlan, capture: PageCapture, signal: AbortSignal): Promise<AiOutcome> => {
+    const signals = capture.signals;
+    if (!signals) throw new Error('The AI step needs the page signals of the capture');
+    const { palette, thumbnail } = await readScreenshot(capture.png);
+    const decision = await deps.provider.decide(
+      { signals, palette, thumbnail, style: plan.style, copy: plan.copy, prompt: plan.prompt },
+      signal,
+    );
+    const reasons = [...decision.reasons];
+    let chosen: ChosenFields = { ...decision.chosen };
+    let brandReport: Record<string, unknown> | null = null;
+    if (plan.brand) {
+      const brand = plan.projectBrand ?? brandOfPage(signals, palette, capture.finalUrl);
+      const fromBrand = brandFields(brand);
+      chosen = { ...chosen, ...fromBrand.fields };
+      reasons.push(...fromBrand.reasons);
+      brandReport = {
+        source: plan.projectBrand ? 'project' : 'page',
+        colors: brand.colors,
+        fonts: brand.fonts,
+        dark_mode: brand.dark_mode,
+      };
+    }
+    const { applied, overridden } = openChoices(chosen, plan.request);
+    const copy: Record<string, unknown> = {};
+    const wantsCopy = plan.copy || decision.copy.headline !== null;
+    if (wantsCopy) {
+      if (decision.copy.headline && plan.request.title === undefined) copy.title = decision.copy.headline;
+      if (decision.copy.subtitle && plan.request.subtitle === undefined)
+        copy.subtitle = decision.copy.subtitle;
+      if (decision.copy.badge && plan.request.badge === undefined) copy.badge = decision.copy.badge;
+      for (const f of ['title', 'subtitle', 'badge'] as const) {
+        if (plan.request[f] !== undefined) overridden.push(f);
+      }
+    }
+    const style = resolveStyle({ ...applied, ...copy, ...plan.request } as StyleRequest);
+    if (overridden.length > 0) reasons.push(`explicit request fields kept: ${overridden.join(', ')}`);
+    return {
+      style,
+      warnings: decision.warnings,
+      decisions: {
+        engine: decision.engine,
+        page_type: decision.page_type,
+        tone: decision.tone,
+        audience: decision.audience,
+        palette: palette.colors,
+        chosen: { ...applied, ...copy },
+        copy: decision.copy,
+        ...(brandReport ? { brand: brandReport } : {}),
+        overridden,
+        reasons,
+      },
+    };
+  };
+}
+
+export type AiStep = ReturnType<typeof createAiStep>;
