@@ -58,13 +58,17 @@ function postgresBinDir(): string {
   return path.join(root, majors[0], 'bin');
 }
 
+// util-linux puts runuser in /usr/sbin, which a non-login shell's PATH may not include.
+const RUNUSER =
+  ['/usr/sbin/runuser', '/sbin/runuser'].find((candidate) => fs.existsSync(candidate)) ?? 'runuser';
+
 /**
  * initdb and the server refuse to run as root: as root, the cluster belongs to the `postgres`
  * user (created by Debian's package) and its commands run through runuser.
  */
 function asClusterOwner(command: string, args: string[]): [string, string[]] {
   if (process.getuid?.() !== 0) return [command, args];
-  return ['runuser', ['-u', 'postgres', '--', command, ...args]];
+  return [RUNUSER, ['-u', 'postgres', '--', command, ...args]];
 }
 
 export async function startThrowawayPostgres(): Promise<ThrowawayService> {
