@@ -179,7 +179,15 @@ describe('AI assistance through an OpenAI-compatible provider', () => {
   let mode: 'good' | 'garbage' | 'bad-enum' | 'error' = 'good';
   let double: Awaited<ReturnType<typeof startChatCompletionsDouble>>;
   beforeAll(async () => {
-    double = await startChatCompletionsDouble((_request: ChatRequest) => {
+    double = await startChatCompletionsDouble((request: ChatRequest) => {
+      const [system, user] = request.body.messages;
+      if (String(system?.content).startsWith('Pick the page element')) {
+        // The element chooser: pick the first candidate line of the outline.
+        const line = String(user?.content)
+          .split('\n')
+          .find((l) => /^\d+: /.test(l));
+        return JSON.stringify({ index: line ? Number(line.split(':')[0]) : null });
+      }
       if (mode === 'error') return { status: 500 };
       if (mode === 'garbage') return 'Sure! Here is a nice style for you :)';
       return JSON.stringify({
@@ -263,4 +271,19 @@ describe('AI assistance through an OpenAI-compatible provider', () => {
     },
     120_000,
   );
+
+  it("element: the provider picks among the resolver's best candidates, and its pick is captured", async () => {
+    mode = 'good';
+    const res = await t.request('POST', '/v1/capture', {
+      key: owner.key,
+      json: { url: landing(), element: 'the hero section', cache_ttl: 0 },
+    });
+    expect(res.status, JSON.stringify(res.json)).toBe(201);
+    expect(res.json.element_resolved).toMatchObject({ query: 'the hero section', strategy: 'ai' });
+    const asked = double.requests.find((r) =>
+      String(r.body.messages[0]?.content).startsWith('Pick the page element'),
+    );
+    expect(String(asked?.body.messages[1]?.content)).toContain('Element wanted: the hero section');
+    expect(String(asked?.body.messages[1]?.content)).toContain('Every branch, live in seconds');
+  }, 240_000);
 });

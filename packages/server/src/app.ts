@@ -265,14 +265,17 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       }),
     },
   });
+  const aiProvider = aiProviderOf(config);
   const renderStages = createRenderStages({
     pool: browserPool,
     captureSettings: {
       navigationTimeoutMs: config.browser.navigationTimeoutMs,
       blockLists: createBlockListsLoader(),
+      // The AI provider picks among the element resolver's best candidates (built-in: no opinion).
+      chooseElement: (query, outline) => aiProvider.chooseElement(query, outline),
     },
     compose,
-    decide: createAiStep({ provider: aiProviderOf(config) }),
+    decide: createAiStep({ provider: aiProvider }),
     blobStore,
     pageCache: createPageCaptureCache({
       maxBytes: config.browser.pageCacheMegabytes * 1024 * 1024,
