@@ -22,7 +22,7 @@ export function classify(pid: number, root: number): CpuClass {
   if (!type) return 'browser';
   if (type === 'renderer') return 'renderer';
   if (type === 'gpu-process' || type === 'utility') return 'gpu+utility';
-  return 'other'; // zygote, crashpad
+  return 'other'; // the zygotes (a renderer they fork is classed again once it renames itself)
 }
 
 /** utime + stime (ms) and the start time (ticks since boot, tells a reused pid apart). */
@@ -68,8 +68,11 @@ export function cpuSampler(roots: number[], everyMs = 50) {
         if (!stat) continue;
         const key = `${pid}:${stat.start}`;
         const known = seen.get(key);
-        if (known) known.last = stat.cpuMs;
-        else seen.set(key, { cls: classify(pid, root), base: first ? stat.cpuMs : 0, last: stat.cpuMs });
+        if (known) {
+          known.last = stat.cpuMs;
+          // A renderer forked by the zygote shows the zygote's command line until it renames itself.
+          if (known.cls === 'other') known.cls = classify(pid, root);
+        } else seen.set(key, { cls: classify(pid, root), base: first ? stat.cpuMs : 0, last: stat.cpuMs });
       }
   };
   sample(true);

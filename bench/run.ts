@@ -170,6 +170,14 @@ try {
             CPU_CAPTURES,
             CPU_ROUNDS,
           );
+          console.table(
+            Object.fromEntries(
+              Object.entries(results.cpu).map(([k, v]) => [
+                k,
+                { 'wall p50 ms': v.wall.p50, 'wall mean ms': v.wallMeanMs, ...v.cpuMs, machine: v.machineMs },
+              ]),
+            ),
+          );
         }
         if (wanted('memory')) {
           console.log(`memory at concurrency 4 over ${DRIFT_CAPTURES} captures (P5)`);
