@@ -3,6 +3,8 @@ import { evalStops, levelStops, type MaskGeometry, type SceneDepthBlur } from '.
 
 /** One blur level, kept at its reduced size (straight-alpha RGBA), `sx`, `sy` level px per layer px. */
 export interface BlurLevel {
+  /** Its blur, in layer px. */
+  sigma: number;
   data: Buffer;
   width: number;
   height: number;
@@ -61,7 +63,7 @@ async function blurredLevel(
     .blur(Math.max(0.3, sigma / f))
     .raw()
     .toBuffer();
-  return { data: blurred, width: w, height: h, sx: w / width, sy: h / height };
+  return { sigma, data: blurred, width: w, height: h, sx: w / width, sy: h / height };
 }
 
 /** The range of the mask parameter over a w x h layer at (x, y): a linear one peaks at corners. */
