@@ -80,6 +80,31 @@ async function backgroundLayer(scene: Scene, deps: RasterDeps): Promise<RawImage
   return { ...cached, data: Buffer.from(cached.data) };
 }
 
+/**
+ * The background with the flat shadows drawn on it: neither depends on the screenshot, so a
+ * look drawn again (the usual case: one look for many pages) copies it from the compose cache
+ * instead of blending every shadow pixel again (about 30 ms of a 1.6 MP default look). Image
+ * backgrounds (fetched per request) are drawn each time.
+ */
+async function shadowedBackground(scene: Scene, deps: RasterDeps): Promise<RawImage> {
+  const under = { rect: scene.frame.rect, radius: scene.frame.radius };
+  const draw = async () => {
+    const canvas = await backgroundLayer(scene, deps);
+    for (const shadow of scene.shadows) await drawShadow(canvas, shadow, under, deps.cache);
+    return canvas;
+  };
+  if (scene.background.kind === 'image' || scene.shadows.length === 0) return draw();
+  const { width, height } = scene.canvas;
+  const key = `bg+shadows:${JSON.stringify([scene.background, scene.shadows, under])}:${width}x${height}`;
+  let pending = deps.cache.get<RawImage>(key);
+  if (!pending) {
+    pending = draw();
+    deps.cache.set(key, pending);
+  }
+  const cached = await pending;
+  return { ...cached, data: Buffer.from(cached.data) };
+}
+
 function drawScrim(canvas: RawImage, scene: Scene): void {
   const s = scene.scrim;
   if (!s) return;
@@ -126,11 +151,9 @@ export async function renderRaster(scene: Scene, screenshot: RawInput, deps: Ras
   }
   // The screenshot is fitted here only: a frame layer's flat scene fits it in its own render.
   const [canvas, shot] = await Promise.all([
-    backgroundLayer(scene, deps),
+    shadowedBackground(scene, deps),
     fittedScreenshot(screenshot, scene.screenshot),
   ]);
-  const under = { rect: scene.frame.rect, radius: scene.frame.radius };
-  for (const shadow of scene.shadows) await drawShadow(canvas, shadow, under, deps.cache);
   await drawFrame(canvas, scene.frame, scene, shot);
   drawScreenshot(canvas, shot, scene.screenshot);
   const border = scene.frame.border;
