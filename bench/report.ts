@@ -8,6 +8,7 @@ import type { ComposeResult } from './compose.ts';
 import type { CpuResult } from './cpu.ts';
 import type { ThroughputResult } from './in-process.ts';
 import type { Stats } from './measure.ts';
+import type { PixelCheck } from './pixels.ts';
 import type { MemoryResult } from './spawned-service.ts';
 import { targets } from './targets.ts';
 
@@ -34,6 +35,7 @@ export interface Results {
   composeService?: Record<string, { compose: Stats; encode: Stats; total: Stats } | { skipped: string }>;
   start?: { healthyMs: number; firstCaptureMs: number }[];
   cpu?: Record<string, CpuResult>;
+  pixels?: Record<string, PixelCheck>;
   memory?: MemoryResult;
   elapsedSeconds?: number;
 }
@@ -181,6 +183,25 @@ export function markdown(r: Results): string {
           v.perRound.join(', '),
           String(v.machineMs),
         ]),
+      ),
+    );
+  }
+  if (r.pixels) {
+    const cell = (c: PixelCheck['previous'] | undefined) =>
+      c === undefined
+        ? '-'
+        : typeof c === 'string'
+          ? c
+          : `max ${c.maxDelta}, mean ${c.meanDelta}, ${c.differing * 100} % over 24`;
+    lines.push(
+      '',
+      'Pixels of the bench pages (1440x900): against the previous run on this machine, and raw against bare-playwright:',
+      '',
+    );
+    lines.push(
+      table(
+        ['capture', 'vs previous run', 'vs bare-playwright'],
+        Object.entries(r.pixels).map(([k, v]) => [k, cell(v.previous), cell(v.bare)]),
       ),
     );
   }

@@ -32,6 +32,7 @@ import {
   throughputSection,
   VIEWPORT,
 } from './in-process.ts';
+import { pixelSection } from './pixels.ts';
 import { machineFacts, printTable, type Results, writeDocs, writeJson } from './report.ts';
 import { startVitrine } from './service.ts';
 import { measureMemory, postCapture, startWithMake } from './spawned-service.ts';
@@ -178,6 +179,18 @@ try {
               ]),
             ),
           );
+        }
+        if (wanted('cpu')) {
+          console.log('pixels of the bench pages against the previous run and bare-playwright');
+          const image = async (route: '/v1/raw' | '/v1/capture', url: string) => {
+            const answer = (await (await postCapture(service.baseUrl, service.key, route, url)).json()) as {
+              url: string;
+            };
+            const response = await fetch(new URL(answer.url, service.baseUrl));
+            if (!response.ok) throw new Error(`image ${answer.url}: ${response.status}`);
+            return new Uint8Array(await response.arrayBuffer());
+          };
+          results.pixels = await pixelSection(image, bare, pages);
         }
         if (wanted('memory')) {
           console.log(`memory at concurrency 4 over ${DRIFT_CAPTURES} captures (P5)`);

@@ -128,9 +128,10 @@ export function postCapture(
     headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
     body: JSON.stringify({ url, viewport: { width: 1440, height: 900 }, cache_ttl: 0, ...body }),
   }).then(async (response) => {
-    await response.arrayBuffer();
+    const body = await response.arrayBuffer();
     if (!response.ok) throw new Error(`${route} answered ${response.status}`);
-    return response;
+    // The body is read (as a client would), and kept for a caller that wants the answer.
+    return new Response(body, { status: response.status, headers: response.headers });
   });
 }
 
