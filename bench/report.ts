@@ -134,7 +134,7 @@ export function markdown(r: Results): string {
     lines.push('', 'Compose + PNG encode in process, per look and mode:', '');
     lines.push(
       table(
-        ['look', 'mode', 'dpr', 'canvas', 'MP', 'cold ms', 'warm p50 / p95 ms'],
+        ['look', 'mode', 'dpr', 'canvas', 'MP', 'cold ms', 'warm p50 / p95 ms', 'warm CPU p50 ms'],
         r.composeIsolated.map((c) => [
           c.look ?? 'default',
           c.mode,
@@ -143,6 +143,7 @@ export function markdown(r: Results): string {
           String(c.megapixels),
           String(c.coldMs),
           ms(c.warm),
+          c.warmCpu ? String(Math.round(c.warmCpu.p50)) : '-',
         ]),
       ),
     );

@@ -77,7 +77,10 @@ export function targets(r: Results): TargetRow[] {
   const isolated = (look: string) =>
     (r.composeIsolated ?? [])
       .filter((c) => (c.look ?? 'default') === look)
-      .map((c) => `${c.mode} dpr${c.dpr} ${c.warm.p50} ms (${c.megapixels} MP)`);
+      .map(
+        (c) =>
+          `${c.mode} dpr${c.dpr} ${c.warm.p50} ms${c.warmCpu ? ` (CPU ${Math.round(c.warmCpu.p50)} ms${c.mode === 'browser' ? ' in Node' : ''})` : ''} (${c.megapixels} MP)`,
+      );
   const service = Object.entries(r.composeService ?? {}).map(([k, v]) =>
     'total' in v ? `${k} ${v.total.p50} ms` : `${k} not wired yet`,
   );
