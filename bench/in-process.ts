@@ -221,3 +221,28 @@ function summary(s: Record<string, Stats>): string {
     .map(([k, v]) => `${k} p50 ${Math.round(v.p50)} / p95 ${Math.round(v.p95)} ms`)
     .join('; ');
 }
+
+/**
+ * P9: a style change of a page already captured (the capture-level cache): the page is captured
+ * once with the default look, then each round asks for another look of it (a padding not used
+ * before, so the finished-capture cache cannot answer). Client time per request, and whether the
+ * service reused the screenshot (its `page_reused` phase) instead of navigating.
+ */
+export async function styleChangeSection(c: Contenders, url: string, rounds: number) {
+  const body = (extra: object) => ({ url, viewport: VIEWPORT, ...extra });
+  await c.vitrine.post('/v1/capture', body({ padding: 40 }));
+  const client: number[] = [];
+  let reused = 0;
+  for (let i = 0; i < rounds; i += 1) {
+    const started = performance.now();
+    const { server } = await c.vitrine.postTraced(
+      '/v1/capture',
+      body({ padding: 41 + ((i + Date.now()) % 400) }),
+    );
+    client.push(performance.now() - started);
+    if (server.phasesMs && 'page_reused' in server.phasesMs) reused += 1;
+  }
+  const out = { client: stats(client), reused, rounds };
+  console.log(`  style change: p50 ${out.client.p50} ms, screenshot reused ${reused} of ${rounds}`);
+  return out;
+}

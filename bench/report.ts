@@ -35,6 +35,7 @@ export interface Results {
   composeService?: Record<string, { compose: Stats; encode: Stats; total: Stats } | { skipped: string }>;
   start?: { healthyMs: number; firstCaptureMs: number }[];
   cpu?: Record<string, CpuResult>;
+  styleChange?: { client: Stats; reused: number; rounds: number };
   pixels?: Record<string, PixelCheck>;
   memory?: MemoryResult;
   elapsedSeconds?: number;

@@ -29,6 +29,7 @@ import {
   latencySection,
   perCallSection,
   serviceComposeSection,
+  styleChangeSection,
   throughputSection,
   VIEWPORT,
 } from './in-process.ts';
@@ -121,6 +122,10 @@ try {
         console.log('cache and CDN (P4)');
         await new Promise((resolve) => setTimeout(resolve, 2000)); // let the last block's work settle
         results.cache = await cacheSection(c, pages.simple, Math.max(20, ROUNDS * 2));
+      }
+      if (wanted('cache') && c.styled) {
+        console.log('style change of a captured page (P9)');
+        results.styleChange = await styleChangeSection(c, pages.heavy, Math.max(6, ROUNDS));
       }
       if (wanted('compose') && c.styled) {
         console.log('compose + encode inside the service (P2)');
