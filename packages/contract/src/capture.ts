@@ -174,6 +174,7 @@ export const captureQuerySchema = z.strictObject({
   width: queryText.optional(),
   height: queryText.optional(),
   project_id: queryText.optional(),
+  auth_profile_id: queryText.optional(),
   expires: queryText.optional().meta({ description: 'Signed URLs: unix seconds' }),
   signature: queryText.optional().meta({ description: 'Signed URLs: lowercase hex HMAC-SHA256' }),
   payload: queryText

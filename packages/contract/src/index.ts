@@ -1,4 +1,5 @@
 export * from './account.ts';
+export * from './auth-profiles.ts';
 export * from './backgrounds.ts';
 export * from './capture.ts';
 export * from './capture-defaults.ts';

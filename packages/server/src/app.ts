@@ -10,11 +10,13 @@ import { createDeviceLogin } from './auth/device-login.ts';
 import { createSignedUrlVerifier } from './auth/signed-url.ts';
 import { createWebSessions, sessionCookieSecret } from './auth/web-sessions.ts';
 import { createWebSignIn, SIGN_IN_LIMITS } from './auth/web-sign-in.ts';
+import { type AuthProfileService, createAuthProfileService } from './authprofiles/auth-profile-service.ts';
 import { BACKGROUND_CATALOGUE } from './backgrounds/catalogue.ts';
 import { createBackgroundRenderCache } from './backgrounds/render-cache.ts';
 import { type Credits, createCredits } from './billing/credits.ts';
 import { createBlockListsLoader } from './capture/block-lists.ts';
 import { type BrowserPool, createBrowserPool } from './capture/browser-pool.ts';
+import { probePageAuth } from './capture/page-auth.ts';
 import { createPageCaptureCache } from './capture/page-capture-cache.ts';
 import { type CaptureService, createCaptureService } from './captures/capture-service.ts';
 import { createCaptureRunner } from './captures/run-capture.ts';
@@ -25,6 +27,7 @@ import { createComposeCache } from './compose/renderers/compose-cache.ts';
 import { loadFontCatalogue } from './compose/text/font-catalogue.ts';
 import type { Config } from './config/load-config.ts';
 import { createApiKeysRepository } from './db/api-keys-repository.ts';
+import { createAuthProfilesRepository } from './db/auth-profiles-repository.ts';
 import { createCapturesRepository } from './db/captures-repository.ts';
 import { createCreditLedgerRepository } from './db/credit-ledger-repository.ts';
 import { createDeviceCodesRepository } from './db/device-codes-repository.ts';
@@ -41,6 +44,7 @@ import { createMetrics } from './http/metrics.ts';
 import { createRateLimiter } from './http/rate-limiter.ts';
 import { createRequestGuard } from './http/request-guard.ts';
 import { accountHandlers } from './http/routes/account.ts';
+import { authProfileHandlers } from './http/routes/auth-profiles.ts';
 import { backgroundHandlers, registerBackgroundAssetRoutes } from './http/routes/backgrounds.ts';
 import { captureHandlers } from './http/routes/capture.ts';
 import { deviceHandlers } from './http/routes/device.ts';
@@ -102,6 +106,7 @@ export interface Services {
   accounts: Accounts;
   credits: Credits;
   projects: ProjectService;
+  authProfiles: AuthProfileService;
 }
 
 export interface App {
@@ -130,6 +135,7 @@ export async function openCore(config: Config, options: AppOptions = {}) {
     projects: createProjectsRepository(database.db),
     captures: createCapturesRepository(database.db),
     creditLedger: createCreditLedgerRepository(database.db),
+    authProfiles: createAuthProfilesRepository(database.db),
   };
   const services: Services = {
     accounts: createAccounts({
@@ -140,6 +146,12 @@ export async function openCore(config: Config, options: AppOptions = {}) {
     }),
     credits: createCredits({ ledger: repositories.creditLedger, clock }),
     projects: createProjectService({ projects: repositories.projects, sealedBox, clock }),
+    authProfiles: createAuthProfileService({
+      profiles: repositories.authProfiles,
+      sealedBox,
+      clock,
+      findProject: (userId, id) => repositories.projects.find(userId, id),
+    }),
   };
   return {
     clock,
@@ -149,6 +161,7 @@ export async function openCore(config: Config, options: AppOptions = {}) {
     apiKeys: repositories.apiKeys,
     users: repositories.users,
     cookieSecret: sessionCookieSecret(masterKey),
+    sealedBox,
   };
 }
 
@@ -251,6 +264,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     clock: core.clock,
     publicUrl: config.server.publicUrl,
     deadlineMs: config.browser.captureTimeoutMs,
+    authProfiles: services.authProfiles,
     onRendered: ({ kind, timings, durationMs }) => {
       for (const [phase, ms] of Object.entries(timings))
         metrics.renderPhases.observe({ kind, phase }, ms / 1000);
@@ -275,6 +289,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     prices: config.prices,
     validateBackgroundReference: (ref) => backgroundImages.validateReference(ref),
     blobStore,
+    authProfiles: services.authProfiles,
   });
   const jobs = createJobRuntime({
     config,
@@ -349,6 +364,15 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       ...accountHandlers({ accounts: services.accounts, keys: accountKeys, credits: services.credits }),
       ...rawCaptureHandlers({ captures }),
       ...captureHandlers({ captures, jobs: jobService }),
+      ...authProfileHandlers({
+        profiles: services.authProfiles,
+        targets: policy,
+        probe: (url, auth, signal) =>
+          browserPool.run(
+            (lease) => probePageAuth(lease, url, auth.state, config.browser.navigationTimeoutMs),
+            { signal },
+          ),
+      }),
     },
     readinessChecks: {
       database: async () => {
@@ -379,6 +403,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     keys: accountKeys,
     credits: services.credits,
     projects: services.projects,
+    authProfiles: services.authProfiles,
   });
   await jobs.start({ consume: (options.role ?? 'all') !== 'api' });
 

@@ -52,6 +52,14 @@ adminCommand
   .option('--monthly <n>', 'the new monthly allocation')
   .action((opts) => admin.setCredits(loadConfig(), opts));
 
+adminCommand
+  .command('rotate-master-key')
+  .description(
+    'Re-wrap every stored secret (auth profiles, signing secrets) with a new master key, in one transaction; stop the servers first',
+  )
+  .option('--new-key <key>', '32 bytes as 64 hex characters or base64 (default: a random key)')
+  .action((opts) => admin.rotateMasterKey(loadConfig(), opts));
+
 program.parseAsync(process.argv).catch((error: unknown) => {
   if (error instanceof ConfigError || error instanceof AppError) {
     process.stderr.write(`vitrine: ${error.message}\n`);

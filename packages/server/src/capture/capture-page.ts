@@ -5,6 +5,7 @@ import { sleep } from './abort-race.ts';
 import type { BlockLists } from './block-lists.ts';
 import type { BrowserPool, PageLease, RunOptions } from './browser-pool.ts';
 import { captureFailed, navigationError, renderFailed } from './capture-errors.ts';
+import { applyPageAuth, type PageAuth } from './page-auth.ts';
 import type { PageCapture, PageCaptureOptions } from './page-capture-options.ts';
 import {
   awaitFonts,
@@ -101,12 +102,14 @@ async function selectorClip(lease: PageLease, selector: string): Promise<Clip> {
  * The recipe for a stable screenshot of one page (contract.md 4): emulation, blocking, `load`,
  * the requested wait, fonts, injected and hiding CSS, frozen animations, lazy content for a full
  * page; then one CDP `Page.captureScreenshot` with `optimizeForSpeed` (PNG, decoded and encoded
- * once downstream). Timings per phase: context, navigation, waits, capture.
+ * once downstream). Timings per phase: context, navigation, waits, capture. `auth` (an auth
+ * profile's cookies and localStorage) is loaded into the context before the navigation.
  */
 export async function capturePage(
   lease: PageLease,
   options: PageCaptureOptions,
   settings: PageCaptureSettings,
+  auth?: PageAuth,
 ): Promise<PageCapture> {
   const { page, cdp, signal } = lease;
   const timings: Record<string, number> = {};
@@ -124,6 +127,7 @@ export async function capturePage(
   if (rules.categories.size > 0 && !lists) {
     throw new AppError('internal_error', 'Block lists are not configured');
   }
+  if (auth) await applyPageAuth(lease.context, page, auth);
   await Promise.all([emulate(cdp, options), installRequestBlocking(page, rules, lists)]).catch(
     (error: unknown) => {
       throw renderFailed(error);

@@ -34,6 +34,12 @@ export interface CaptureQueue {
   ): Promise<JobAccepted>;
 }
 
+/** The auth profile check of a capture (authprofiles/auth-profile-service.ts). */
+export interface AuthProfileResolver {
+  /** 404 for an unknown or another account's profile, 400 `auth_profile_mismatch` off its domain. */
+  resolveForCapture(userId: string, id: string, url: URL): Promise<{ id: string; version: number }>;
+}
+
 export interface CaptureServiceDeps {
   targets: TargetChecker;
   /** The caller's project by id, or undefined (unknown, or another account's). */
@@ -45,6 +51,8 @@ export interface CaptureServiceDeps {
   /** Throws a 400 naming `background` for a reference the catalogue does not have. */
   validateBackgroundReference(ref: string): void;
   blobStore: Pick<BlobStore, 'get'>;
+  /** Absent: captures with `auth_profile_id` are refused. */
+  authProfiles?: AuthProfileResolver;
 }
 
 /** A request resolved: what to render, and how the caller wants it delivered. */
@@ -75,8 +83,9 @@ export interface QueuedCapture {
 export function createCaptureService(deps: CaptureServiceDeps) {
   /**
    * Checks run cheapest first, so a bad field is a 400 even when the target cannot be reached:
-   * the signed project, the URL's form, every field (no I/O), the project's owner (404), then
-   * the network policy's DNS checks of the target, the background image and the webhook (403).
+   * the signed project, the URL's form, every field (no I/O), the project's owner (404), the
+   * auth profile's owner (404) and domain (400 `auth_profile_mismatch`), then the network
+   * policy's DNS checks of the target, the background image and the webhook (403).
    * Nothing here reserves credits or starts work.
    */
   async function resolve(
@@ -96,6 +105,15 @@ export function createCaptureService(deps: CaptureServiceDeps) {
     const capture = resolveCaptureFields(body, kind, url.href, projectId, deps);
     if (body.project_id !== undefined && !(await deps.findProject(principal.userId, body.project_id))) {
       throw notFound(`Project ${body.project_id}`);
+    }
+    if (body.auth_profile_id !== undefined) {
+      if (!deps.authProfiles)
+        throw invalidParam('auth_profile_id', 'Auth profiles are not available on this server');
+      capture.authProfile = await deps.authProfiles.resolveForCapture(
+        principal.userId,
+        body.auth_profile_id,
+        url,
+      );
     }
     await deps.targets.checkUrl(url.href);
     if (styled?.background_image_url !== undefined) {

@@ -35,9 +35,6 @@ function refuseUnsupported(request: RawCaptureRequest): void {
       'Plain-language element resolution is not available on this server yet; use `selector` with a CSS selector',
     );
   }
-  if (request.auth_profile_id !== undefined) {
-    throw invalidParam('auth_profile_id', 'Auth profiles are not available on this server yet');
-  }
 }
 
 /** A device's own capture settings, used when the request gives no viewport. */

@@ -32,6 +32,12 @@ export interface ResolvedCapture {
   showResolvedParams: boolean;
   /** Said in the result: e.g. a field accepted but adjusted. */
   warnings: string[];
+  /**
+   * The auth profile to load the page with (checked: the caller's, covering the URL) and the
+   * version it had when the capture was accepted; absent without one. Only the reference: the
+   * runner fetches the cookies by id at run time.
+   */
+  authProfile?: { id: string; version: number };
 }
 
 /** How the caller wants the result: now, or queued with an optional webhook. */
@@ -68,6 +74,7 @@ const resolvedCapturePayloadSchema = z.object({
   cacheTtlSeconds: z.number().int().min(0).max(CAPTURE_LIMITS.cacheTtlMax),
   showResolvedParams: z.boolean(),
   warnings: z.array(z.string()),
+  authProfile: z.object({ id: z.string(), version: z.number().int() }).optional(),
 });
 
 /** The job payload of a queued capture: the ResolvedCapture as JSON. */
@@ -118,5 +125,6 @@ export function resolvedParamsOf(capture: ResolvedCapture): Record<string, unkno
     selector: page.selector ?? null,
     output,
     ...(capture.style ?? {}),
+    ...(capture.authProfile ? { auth_profile_id: capture.authProfile.id } : {}),
   };
 }

@@ -1,6 +1,7 @@
 import type { CaptureResult, OutputFormat } from '@vitrine/contract';
 import type { Principal } from '../auth/authenticate.ts';
 import type { Credits, Reservation } from '../billing/credits.ts';
+import type { PageAuth } from '../capture/page-auth.ts';
 import { type Clock, isoNow } from '../clock.ts';
 import type { CaptureRow, CapturesRepository } from '../db/captures-repository.ts';
 import { AppError } from '../errors/app-error.ts';
@@ -26,6 +27,16 @@ export interface CaptureRun {
   captureId?: string;
 }
 
+/** Where a run gets an auth profile's login (authprofiles/auth-profile-service.ts). */
+export interface AuthProfileLoader {
+  /** The current state by id; a profile deleted meanwhile is a 404 (final for a job). */
+  loadForRun(
+    userId: string,
+    ref: { id: string; version: number },
+  ): Promise<{ version: number; state: PageAuth }>;
+  markUsed(userId: string, id: string): Promise<void>;
+}
+
 export interface CaptureRunnerDeps {
   captures: CapturesRepository;
   credits: Credits;
@@ -36,6 +47,8 @@ export interface CaptureRunnerDeps {
   deadlineMs: number;
   /** Called after every fresh render with its phase timings (logs and metrics). */
   onRendered?: (info: { kind: string; timings: Record<string, number>; durationMs: number }) => void;
+  /** Absent: a capture with an auth profile fails (the service refuses them before). */
+  authProfiles?: AuthProfileLoader;
 }
 
 function resultOf(row: CaptureRow, publicUrl: string, cached: boolean, showResolved: boolean): CaptureResult {
@@ -64,15 +77,39 @@ function resultOf(row: CaptureRow, publicUrl: string, cached: boolean, showResol
 export function createCaptureRunner(deps: CaptureRunnerDeps) {
   const { captures, credits, stages, clock, publicUrl } = deps;
 
+  /**
+   * The login of a capture with an auth profile, fetched by id now (a queued job holds only the
+   * reference). When the profile changed since the capture was accepted, its current version is
+   * what renders, and what the cache keys name.
+   */
+  async function loadAuth(
+    capture: ResolvedCapture,
+    userId: string,
+  ): Promise<{ capture: ResolvedCapture; auth: PageAuth | undefined }> {
+    const ref = capture.authProfile;
+    if (!ref) return { capture, auth: undefined };
+    if (!deps.authProfiles) throw new AppError('internal_error', 'Auth profiles are not configured');
+    const loaded = await deps.authProfiles.loadForRun(userId, ref);
+    await deps.authProfiles.markUsed(userId, ref.id);
+    return {
+      capture:
+        loaded.version === ref.version
+          ? capture
+          : { ...capture, authProfile: { ...ref, version: loaded.version } },
+      auth: loaded.state,
+    };
+  }
+
   async function run(request: CaptureRun, signal?: AbortSignal): Promise<CaptureResult> {
-    const { capture, principal } = request;
+    const { principal } = request;
     if (request.captureId !== undefined) {
       const done = await captures.find(principal.userId, request.captureId);
       if (done) {
         await request.reservation?.commit();
-        return resultOf(done, publicUrl, false, capture.showResolvedParams);
+        return resultOf(done, publicUrl, false, request.capture.showResolvedParams);
       }
     }
+    const { capture, auth } = await loadAuth(request.capture, principal.userId);
     const cacheKey = cacheKeyOf(capture);
     if (capture.cacheTtlSeconds > 0) {
       const hit = await captures.findReusable(principal.userId, cacheKey, isoNow(clock));
@@ -94,7 +131,7 @@ export function createCaptureRunner(deps: CaptureRunnerDeps) {
           ? { key: pageKeyOf(capture, principal.userId), ttlMs: capture.cacheTtlSeconds * 1000 }
           : null;
       const output = await runRender(
-        { id, page: capture.page, output: capture.output, style: capture.style, pageReuse },
+        { id, page: capture.page, output: capture.output, style: capture.style, pageReuse, auth },
         stages,
         combined,
       );

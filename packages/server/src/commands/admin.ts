@@ -1,14 +1,21 @@
+import crypto from 'node:crypto';
 import { isScope, type Scope } from '@vitrine/contract';
-import { openCore } from '../app.ts';
+import { type AppOptions, openCore } from '../app.ts';
 import { parseScopes } from '../auth/accounts.ts';
 import type { Config } from '../config/load-config.ts';
+import { rewrapSealedColumns } from '../db/sealed-columns.ts';
 import { AppError } from '../errors/app-error.ts';
+import { decodeKey, stageMasterKeyFile } from '../secrets/master-key.ts';
 
 type Core = Awaited<ReturnType<typeof openCore>>;
 
 /** Runs one admin action against the same database the server uses, then closes it. */
-async function withCore<T>(config: Config, action: (core: Core) => Promise<T>): Promise<T> {
-  const core = await openCore(config);
+async function withCore<T>(
+  config: Config,
+  action: (core: Core) => Promise<T>,
+  options: AppOptions = {},
+): Promise<T> {
+  const core = await openCore(config, options);
   try {
     return await action(core);
   } finally {
@@ -95,6 +102,57 @@ export const admin = {
       }
       process.stdout.write(`Revoked ${id}\n`);
     });
+  },
+
+  /**
+   * Re-wraps every sealed record's data key (project signing secrets, auth profiles) with a new
+   * master key in one transaction. With the key file, the file is replaced after the commit;
+   * with VITRINE_SECRET_KEY, the new key is printed for the operator to set. Every server
+   * process must be stopped first and started after: they hold the old key in memory.
+   */
+  async rotateMasterKey(config: Config, opts: { newKey?: string }, coreOptions: AppOptions = {}) {
+    let newKey: Buffer;
+    try {
+      newKey = opts.newKey === undefined ? crypto.randomBytes(32) : decodeKey(opts.newKey);
+    } catch {
+      throw new AppError('invalid_params', '--new-key must be 32 bytes as 64 hex characters or base64');
+    }
+    const fromFile = config.secrets.secretKey === undefined;
+    await withCore(
+      config,
+      async ({ database, sealedBox }) => {
+        const staged = fromFile ? stageMasterKeyFile(config.server.dataDir, newKey) : undefined;
+        let counts: Awaited<ReturnType<typeof rewrapSealedColumns>>;
+        try {
+          counts = await rewrapSealedColumns(database.db, (sealed, id) =>
+            sealedBox.rewrap(sealed, id, newKey),
+          );
+        } catch (error) {
+          staged?.abandon();
+          throw new AppError(
+            'internal_error',
+            'Rotation failed; nothing was changed (a record did not open under the current key)',
+            {
+              cause: error,
+            },
+          );
+        }
+        staged?.commit();
+        const summary = Object.entries(counts)
+          .map(([table, n]) => `${n} ${table}`)
+          .join(', ');
+        process.stderr.write(`Re-wrapped every sealed record (${summary}) with the new master key.\n`);
+        if (fromFile) {
+          process.stderr.write('The key file was replaced. Start the server processes again.\n');
+        } else {
+          process.stderr.write(
+            'Set VITRINE_SECRET_KEY to the new key below in every process, then start them again:\n',
+          );
+          process.stdout.write(`${newKey.toString('hex')}\n`);
+        }
+      },
+      coreOptions,
+    );
   },
 
   async setCredits(config: Config, opts: { email: string; credits: string; monthly?: string }) {

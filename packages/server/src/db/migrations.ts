@@ -1,6 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import { type Migration, type MigrationProvider, Migrator } from 'kysely/migration';
 import { deviceLoginMigration } from './migrations/0005-device-login.ts';
+import { authProfilesMigration } from './migrations/0006-auth-profiles.ts';
 
 /**
  * Migrations, in order. Types are chosen to mean the same on SQLite and PostgreSQL: text,
@@ -189,6 +190,7 @@ const MIGRATIONS: Record<string, Migration> = {
     },
   },
   '0005_device_login': deviceLoginMigration,
+  '0006_auth_profiles': authProfilesMigration,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

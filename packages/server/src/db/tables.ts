@@ -187,6 +187,27 @@ export interface WebSessionsTable {
   expires_at: string;
 }
 
+/** An auth profile (contract.md section 8); cookies and storage only in `state_sealed`. */
+export interface AuthProfilesTable {
+  id: string;
+  user_id: string;
+  project_id: string | null;
+  name: string;
+  domain: string;
+  /** Sealed JSON of the cookies and origins (authprofiles/profile-state.ts). */
+  state_sealed: string;
+  /** Grows with every change of the state or domain; part of capture cache keys. */
+  version: number;
+  cookie_count: number;
+  /** When the last cookie expires; null when a cookie never expires (or there are none). */
+  cookies_expire_at: string | null;
+  /** 1 or 0 after a test, null before any test of the current state. */
+  last_test_ok: number | null;
+  last_used_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface Database {
   queue_jobs: QueueJobsTable;
   jobs: JobsTable;
@@ -198,6 +219,7 @@ export interface Database {
   credit_ledger: CreditLedgerTable;
   device_codes: DeviceCodesTable;
   web_sessions: WebSessionsTable;
+  auth_profiles: AuthProfilesTable;
 }
 
 export type Db = Kysely<Database>;

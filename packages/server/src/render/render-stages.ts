@@ -22,10 +22,10 @@ export function createRenderStages(deps: {
 }): RenderStages {
   return {
     // The pool measures the wait for a slot; naming it here keeps every phase of a render named.
-    capture: (options, signal) =>
+    capture: (options, signal, auth) =>
       deps.pool.run(
         async (lease) => {
-          const shot = await capturePage(lease, options, deps.captureSettings);
+          const shot = await capturePage(lease, options, deps.captureSettings, auth);
           return { ...shot, timings: { queue_wait: Math.round(lease.queueMs * 10) / 10, ...shot.timings } };
         },
         { signal },

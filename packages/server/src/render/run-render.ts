@@ -1,4 +1,5 @@
 import type { OutputFormat } from '@vitrine/contract';
+import type { PageAuth } from '../capture/page-auth.ts';
 import type { PageCaptureCache } from '../capture/page-capture-cache.ts';
 import type { PageCapture, PageCaptureOptions } from '../capture/page-capture-options.ts';
 import type { ResolvedStyle } from '../compose/resolve-style.ts';
@@ -23,7 +24,7 @@ export interface ComposeInput {
 
 /** The stages `runRender` chains; app.ts supplies the concrete ones. */
 export interface RenderStages {
-  capture(options: PageCaptureOptions, signal: AbortSignal): Promise<PageCapture>;
+  capture(options: PageCaptureOptions, signal: AbortSignal, auth?: PageAuth): Promise<PageCapture>;
   compose(input: ComposeInput, capture: PageCapture, signal: AbortSignal): Promise<ComposedImage>;
   encode(input: Buffer | RawImage, output: RenderOutputSettings): Promise<EncodedImage>;
   store(key: string, image: EncodedImage): Promise<void>;
@@ -52,6 +53,8 @@ export interface RenderJob {
    * null when it must be captured anew (`cache_ttl: 0`).
    */
   pageReuse: { key: string; ttlMs: number } | null;
+  /** An auth profile's login, loaded at run time (never stored with the job). */
+  auth?: PageAuth;
 }
 
 export interface RenderOutput {
@@ -90,7 +93,7 @@ export async function runRender(
     capture = reused;
     timings.page_reused = 0;
   } else {
-    capture = await timed(timings, 'capture_total', () => stages.capture(job.page, signal));
+    capture = await timed(timings, 'capture_total', () => stages.capture(job.page, signal, job.auth));
     Object.assign(timings, capture.timings);
     if (job.pageReuse) stages.pageCache?.set(job.pageReuse.key, capture, job.pageReuse.ttlMs);
   }

@@ -27,6 +27,16 @@ describe('sealed box', () => {
     expect(() => createSealedBox(crypto.randomBytes(32)).open(sealed, 'prj_1')).toThrow();
   });
 
+  it('re-wraps a value for a new master key without changing it, and refuses one that does not open', () => {
+    const sealed = box.seal('value', 'prj_1');
+    const newKey = crypto.randomBytes(32);
+    const rewrapped = box.rewrap(sealed, 'prj_1', newKey);
+    expect(createSealedBox(newKey).open(rewrapped, 'prj_1')).toBe('value');
+    expect(() => box.open(rewrapped, 'prj_1')).toThrow();
+    expect(() => box.rewrap(sealed, 'prj_2', newKey)).toThrow();
+    expect(() => createSealedBox(newKey).rewrap(sealed, 'prj_1', newKey)).toThrow();
+  });
+
   it('creates a 0600 master key file once and reuses it', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vitrine-key-'));
     try {

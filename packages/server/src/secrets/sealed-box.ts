@@ -10,6 +10,12 @@ import crypto from 'node:crypto';
 export interface SealedBox {
   seal(plaintext: string, recordId: string): string;
   open(sealed: string, recordId: string): string;
+  /**
+   * The same sealed value with its data key wrapped by `newMasterKey` instead (master key
+   * rotation): the value itself is not decrypted, and a value that does not open under this
+   * box's master key (or for this record) throws.
+   */
+  rewrap(sealed: string, recordId: string, newMasterKey: Buffer): string;
 }
 
 const IV_BYTES = 12;
@@ -41,6 +47,23 @@ export function createSealedBox(masterKey: Buffer): SealedBox {
       return ['v1', wrapped.iv, wrapped.body, sealed.iv, sealed.body]
         .map((p) => (typeof p === 'string' ? p : p.toString('base64url')))
         .join('.');
+    },
+    rewrap(sealed, recordId, newMasterKey) {
+      if (newMasterKey.length !== 32) throw new Error('The master key must be 32 bytes');
+      const [version, wrapIv, wrappedKey, iv, body] = sealed.split('.');
+      if (version !== 'v1' || !wrapIv || !wrappedKey || !iv || !body)
+        throw new Error('Malformed sealed value');
+      const aad = Buffer.from(recordId, 'utf8');
+      const dataKey = decrypt(
+        masterKey,
+        Buffer.from(wrapIv, 'base64url'),
+        Buffer.from(wrappedKey, 'base64url'),
+        aad,
+      );
+      // The data itself must open too, so a rotation never carries a corrupt record along.
+      decrypt(dataKey, Buffer.from(iv, 'base64url'), Buffer.from(body, 'base64url'), aad);
+      const wrapped = encrypt(newMasterKey, dataKey, aad);
+      return ['v1', wrapped.iv.toString('base64url'), wrapped.body.toString('base64url'), iv, body].join('.');
     },
     open(sealed, recordId) {
       const [version, wrapIv, wrappedKey, iv, body] = sealed.split('.');

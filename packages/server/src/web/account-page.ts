@@ -1,5 +1,6 @@
 import {
   type ApiKey,
+  type AuthProfile,
   idPattern,
   isScope,
   keyLabelSchema,
@@ -10,6 +11,7 @@ import {
 } from '@vitrine/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AccountKeys } from '../auth/account-keys.ts';
+import type { AuthProfileService } from '../authprofiles/auth-profile-service.ts';
 import type { Credits } from '../billing/credits.ts';
 import { AppError } from '../errors/app-error.ts';
 import type { ProjectService } from '../projects/project-service.ts';
@@ -20,6 +22,8 @@ export interface AccountPageDeps {
   keys: AccountKeys;
   credits: Pick<Credits, 'usage'>;
   projects: Pick<ProjectService, 'list'>;
+  /** Listed read-only (never a cookie); absent: the section is left out. */
+  authProfiles?: Pick<AuthProfileService, 'list'>;
 }
 
 const ORIGIN_LABELS: Record<ApiKey['created_by'], string> = {
@@ -79,6 +83,16 @@ function projectsTable(projects: Project[]): SafeHtml {
   return html`<div class="table-wrap"><table class="stack"><thead><tr><th scope="col">Project</th><th scope="col">Domain</th><th scope="col">Brand</th></tr></thead><tbody>${rows}</tbody></table></div>`;
 }
 
+function authProfilesTable(profiles: AuthProfile[]): SafeHtml {
+  if (profiles.length === 0)
+    return html`<p class="muted">No auth profiles yet. Sign in to a site with <code>vitrine auth login --url &lt;login page&gt;</code>, or <code>POST /v1/auth-profiles</code>.</p>`;
+  const rows = profiles.map(
+    (p) =>
+      html`<tr><td>${p.name}<br><code>${p.id}</code></td><td data-label="Domain">${p.domain}</td><td data-label="Cookies">${String(p.cookie_count)}</td><td data-label="Status"><span class="badge${p.status === 'active' ? ' ok' : ' off'}">${p.status}</span></td><td data-label="Last used">${p.last_used_at ?? html`<span class="muted">never</span>`}</td></tr>`,
+  );
+  return html`<div class="table-wrap"><table class="stack"><thead><tr><th scope="col">Profile</th><th scope="col">Domain</th><th scope="col">Cookies</th><th scope="col">Status</th><th scope="col">Last used</th></tr></thead><tbody>${rows}</tbody></table></div>`;
+}
+
 type FormBody = Record<string, unknown> | undefined;
 
 /** The scopes ticked in the form (one `scope` field per box); unknown names are refused. */
@@ -102,16 +116,22 @@ export function registerAccountPage(web: FastifyInstance, deps: AccountPageDeps)
     flash?: SafeHtml,
   ): Promise<FastifyReply> {
     const user = sessionUser(request);
-    const [keys, usage, projects] = await Promise.all([
+    const [keys, usage, projects, authProfiles] = await Promise.all([
       deps.keys.list(user.id),
       deps.credits.usage(user.id),
       deps.projects.list(user.id),
+      deps.authProfiles?.list(user.id),
     ]);
     const csrf = reply.generateCsrf();
     const main = html`<h1>Your account</h1>${flash ?? ''}
 <h2>Credits and usage</h2>${usageSection(usage)}
 <h2>API keys</h2>${keysTable(keys, csrf)}${createKeyForm(csrf)}
-<h2>Projects</h2>${projectsTable(projects)}`;
+<h2>Projects</h2>${projectsTable(projects)}${
+      authProfiles
+        ? html`
+<h2>Auth profiles</h2>${authProfilesTable(authProfiles)}`
+        : ''
+    }`;
     return reply
       .code(status)
       .type('text/html; charset=utf-8')
