@@ -21,9 +21,9 @@ start: install
 	@bin/vitrine serve
 
 # The whole suite: lint, types, generated docs up to date, then every test (real Chromium,
-# SQLite, PostgreSQL, Redis, s3rver). PostgreSQL and Redis are started when absent.
+# SQLite, PostgreSQL, Redis, s3rver). The test setup starts its own throwaway PostgreSQL and
+# redis-server on free ports and stops them at the end (test/support/global-setup.ts).
 test: install
-	@bash scripts/ensure-services.sh
 	@$(MAKE) --no-print-directory check
 	@npx vitest run
 

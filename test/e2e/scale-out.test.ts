@@ -10,6 +10,7 @@ import { startS3rver, type TestS3Server } from '../storage/s3rver.ts';
 import { type RunningServer, startFixtureServer } from '../support/fixture-server.ts';
 import { verifyStandardWebhook, whsecOf } from '../support/standard-webhooks.ts';
 import { freePort, POSTGRES_URL, uniqueName } from '../support/test-app.ts';
+import { postgresUrlOf, REDIS_URL } from '../support/test-services.ts';
 
 const run = promisify(execFile);
 const BIN = path.resolve(import.meta.dirname, '../../bin/vitrine');
@@ -84,8 +85,8 @@ describe('scale-out: 2 API + 2 worker processes on PostgreSQL, Redis and S3', ()
     });
     env = {
       ...process.env,
-      DATABASE_URL: `postgres://postgres@127.0.0.1:5432/${database}`,
-      REDIS_URL: 'redis://127.0.0.1:6379',
+      DATABASE_URL: postgresUrlOf(database),
+      REDIS_URL,
       VITRINE_REDIS_PREFIX: uniqueName('e2e'),
       VITRINE_STORAGE: 's3',
       VITRINE_S3_ENDPOINT: s3.endpoint,
@@ -107,7 +108,8 @@ describe('scale-out: 2 API + 2 worker processes on PostgreSQL, Redis and S3', ()
     // Migrations run on the first start; start the APIs first, then the workers.
     await start('api', 1);
     await Promise.all([start('api', 2), start('worker', 1), start('worker', 2)]);
-  }, 120_000);
+    // Four processes each start Chromium: on a loaded 2-core machine that took over 120 s once.
+  }, 300_000);
 
   afterAll(async () => {
     for (const p of processes) if (p.child.exitCode === null) p.child.kill('SIGTERM');

@@ -3,7 +3,7 @@ import { chromium } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, startFixtureServer } from '../support/fixture-server.ts';
-import { startTestApp, type TestApp, type TestKey } from '../support/test-app.ts';
+import { ENGINES, startTestApp, type TestApp, type TestKey } from '../support/test-app.ts';
 
 /**
  * A client's signer, written from contract.md section 4 alone (not our server code): pairs of
@@ -19,14 +19,14 @@ function signUrl(base: string, secret: string, params: Record<string, string>): 
   return `${base}/v1/capture?${pairs.join('&')}&signature=${signature}`;
 }
 
-describe('POST and GET /v1/capture', () => {
+describe.each(ENGINES)('POST and GET /v1/capture on %s', (engine) => {
   let t: TestApp;
   let fixtures: RunningServer;
   let owner: TestKey;
 
   beforeAll(async () => {
     fixtures = await startFixtureServer();
-    t = await startTestApp('sqlite', { env: { VITRINE_ALLOW_TARGETS: '127.0.0.2' } });
+    t = await startTestApp(engine, { env: { VITRINE_ALLOW_TARGETS: '127.0.0.2' } });
     owner = await t.createKey({ credits: 100 });
   });
   afterAll(async () => {

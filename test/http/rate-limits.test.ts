@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
+import { REDIS_URL } from '../support/test-services.ts';
 
 const LIMITS = { VITRINE_RATE_LIMIT_DEFAULT_PER_MINUTE: '5' };
 
@@ -40,7 +41,7 @@ describe('rate limits shared through Redis', () => {
 
   beforeAll(async () => {
     // Two app instances on one PostgreSQL schema and one Redis: two processes of one deployment.
-    const env = { ...LIMITS, REDIS_URL: 'redis://127.0.0.1:6379' };
+    const env = { ...LIMITS, REDIS_URL };
     first = await startTestApp('postgres', { env });
     second = await startTestApp('postgres', { env, sharedSchema: first.schema });
   });

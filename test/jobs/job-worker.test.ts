@@ -188,10 +188,17 @@ describe.each(ENGINES)('async jobs and webhooks on %s', (engine) => {
   });
 
   it('a worker that dies after rendering (abandoned lease): the job completes once, credits debited once', async () => {
+    // The render (capture, record, credit commit) finishes; then the worker "dies": it never
+    // completes the job. The render's promise is kept so teardown waits for its last database
+    // write before the stack's driver is destroyed (else an unhandled "driver has already been
+    // destroyed" from the credit commit).
+    let rendered: Promise<unknown> = Promise.resolve();
     const crashed = await openStack((kit) => async (input, signal) => {
-      await kit.render(input, signal);
-      return new Promise(() => undefined); // the process dies here: never records, never completes
+      rendered = kit.render(input, signal);
+      await rendered;
+      return new Promise(() => undefined); // the process dies here: never completes the job
     });
+    cleanups.push(() => rendered.then(() => undefined));
     const principal = await insertUser(crashed.db, 10);
     const accepted = await crashed.service.enqueue(
       principal,
@@ -203,6 +210,13 @@ describe.each(ENGINES)('async jobs and webhooks on %s', (engine) => {
     expect(lease?.id).toBe(accepted.job_id);
     void crashed.worker.handle(lease!, new AbortController().signal);
     await eventually('first attempt rendered', () => crashed.kit.renders() === 1);
+    // renders() counts the capture stage; the credit commit follows it: wait for that, not a moment.
+    await eventually(
+      'first attempt committed its credits',
+      async () => (await creditsOf(crashed.db, principal.userId)).ledger.join() === 'committed:2',
+      30_000,
+    );
+    await rendered;
     expect(await creditsOf(crashed.db, principal.userId)).toEqual({ remaining: 8, ledger: ['committed:2'] });
 
     const survivor = await openStack();

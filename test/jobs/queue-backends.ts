@@ -1,38 +1,12 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { type OpenedDatabase, openDatabase } from '../../packages/server/src/db/open-database.ts';
 import { createBullmqJobQueue } from '../../packages/server/src/queue/bullmq-job-queue.ts';
 import { createEmbeddedJobQueue } from '../../packages/server/src/queue/embedded-job-queue.ts';
 import type { JobQueue, JobQueueSettings } from '../../packages/server/src/queue/job-queue.ts';
-import { dropPostgresSchema, type Engine, POSTGRES_URL, uniqueName } from '../support/test-app.ts';
+import { type Engine, uniqueName } from '../support/test-app.ts';
+import { testDatabase } from '../support/test-database.ts';
+import { REDIS_URL } from '../support/test-services.ts';
 
-export const REDIS_URL = 'redis://127.0.0.1:6379';
-
-/** A database on one engine that several "processes" (connections) can open in turn. */
-export interface TestDatabase {
-  engine: Engine;
-  open(): Promise<OpenedDatabase>;
-  /** Removes the file or schema. */
-  destroy(): Promise<void>;
-}
-
-export function testDatabase(engine: Engine): TestDatabase {
-  if (engine === 'sqlite') {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vitrine-jobs-'));
-    return {
-      engine,
-      open: () => openDatabase({ kind: 'sqlite', file: path.join(dir, 'vitrine.sqlite') }),
-      destroy: async () => fs.rmSync(dir, { recursive: true, force: true }),
-    };
-  }
-  const schema = uniqueName('jobs');
-  return {
-    engine,
-    open: () => openDatabase({ kind: 'postgres', url: POSTGRES_URL }, { schema }),
-    destroy: () => dropPostgresSchema(schema),
-  };
-}
+export { type TestDatabase, testDatabase } from '../support/test-database.ts';
+export { REDIS_URL } from '../support/test-services.ts';
 
 /** One queue backend under test: `open` can be called again to simulate another process or a restart. */
 export interface QueueBackend {
@@ -88,7 +62,7 @@ export const QUEUE_BACKENDS: (() => QueueBackend)[] = [
 ];
 
 /** Polls until `check` holds; fails with `what` after `timeoutMs` (a deadline, not a timing claim). */
-export async function eventually(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 10_000) {
+export async function eventually(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 30_000) {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`Timed out waiting for: ${what}`);

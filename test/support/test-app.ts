@@ -6,10 +6,11 @@ import path from 'node:path';
 import pg from 'pg';
 import { type App, type AppOptions, createApp } from '../../packages/server/src/app.ts';
 import { type Config, loadConfig } from '../../packages/server/src/config/load-config.ts';
+import { POSTGRES_URL } from './test-services.ts';
 
 export type Engine = 'sqlite' | 'postgres';
 export const ENGINES: Engine[] = ['sqlite', 'postgres'];
-export const POSTGRES_URL = 'postgres://postgres@127.0.0.1:5432/test';
+export { POSTGRES_URL } from './test-services.ts';
 
 export interface TestApp {
   app: App;

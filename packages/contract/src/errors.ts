@@ -10,6 +10,11 @@ export const ERROR_CODES = {
     description: 'Validation failure; `details.issues` lists `{path, message}`.',
   },
   invalid_json: { status: 400, description: 'The body is not JSON, or not a JSON object.' },
+  bad_request: {
+    status: 400,
+    description:
+      'The request is not well-formed HTTP: a malformed request line or header, or a URL that is not valid percent-encoding.',
+  },
   auth_profile_mismatch: {
     status: 400,
     description: "The auth profile's domain does not cover the capture URL's host.",
@@ -34,7 +39,20 @@ export const ERROR_CODES = {
     description: 'Device flow: the code expired, was already redeemed, or is unknown.',
   },
   access_denied: { status: 410, description: 'Device flow: the user denied the request.' },
+  request_timeout: {
+    status: 408,
+    description: "The request (headers and body) did not arrive within the server's request timeout.",
+  },
   payload_too_large: { status: 413, description: 'The body is over the limit (default 256 KiB).' },
+  uri_too_long: {
+    status: 414,
+    description:
+      'A path segment (an id) is over 200 characters, or the request line is over the header limit.',
+  },
+  headers_too_large: {
+    status: 431,
+    description: 'The request line and headers together are over the limit (16 KiB).',
+  },
   capture_failed: {
     status: 422,
     description: 'Valid request, but the page or render failed; `details.reason` says why.',

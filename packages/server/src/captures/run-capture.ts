@@ -70,6 +70,20 @@ function resultOf(row: CaptureRow, publicUrl: string, cached: boolean, showResol
 }
 
 /**
+ * The request was valid and the render pipeline failed: whatever a stage threw that is not
+ * already a contract error (a browser that went away during a compose, a library refusing an
+ * image, a timeout of a page operation) is a 422 `capture_failed` with reason `render_failed`,
+ * never a 500. The cause is kept for the log; the client gets no internals.
+ */
+export function asRenderFailure(error: unknown): AppError {
+  if (error instanceof AppError) return error;
+  return new AppError('capture_failed', 'The image could not be rendered', {
+    details: { reason: 'render_failed' },
+    cause: error,
+  });
+}
+
+/**
  * Everything around the pipeline that a client pays for: the result cache, the credit
  * reservation (402 before any work), the render under a deadline, the refund on failure, and
  * the record that the CDN and the cache serve from. Sync captures and queued jobs both run here.
@@ -134,7 +148,9 @@ export function createCaptureRunner(deps: CaptureRunnerDeps) {
         { id, page: capture.page, output: capture.output, style: capture.style, pageReuse, auth },
         stages,
         combined,
-      );
+      ).catch((error: unknown) => {
+        throw asRenderFailure(error);
+      });
       const durationMs = Math.round(performance.now() - started);
       const now = clock();
       const row: CaptureRow = {

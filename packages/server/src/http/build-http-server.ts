@@ -10,6 +10,7 @@ import { ulid } from 'ulid';
 import { AppError } from '../errors/app-error.ts';
 import { type OpenApiDocumentShape, renderDocsPage } from '../web/docs-page.ts';
 import { sendError } from './error-response.ts';
+import { answerClientError, routerError } from './framework-errors.ts';
 import type { Metrics } from './metrics.ts';
 import { registerRoutes } from './register-routes.ts';
 import type { RouteHandlers } from './route-handler.ts';
@@ -50,6 +51,11 @@ export async function buildHttpServer(options: HttpServerOptions): Promise<Fasti
     forceCloseConnections: 'idle',
     trustProxy: options.trustProxy,
     routerOptions: { maxParamLength: 200 },
+    // Requests refused before routing still answer in the contract's envelope (framework-errors.ts).
+    clientErrorHandler: answerClientError,
+    frameworkErrors: (error, request, reply) => {
+      sendError(routerError(error), request, reply);
+    },
   });
   app.server.headersTimeout = 30_000;
   app.setValidatorCompiler(validatorCompiler);
@@ -82,7 +88,11 @@ export async function buildHttpServer(options: HttpServerOptions): Promise<Fasti
   app.setErrorHandler((error, request, reply) => sendError(error, request, reply));
   app.setNotFoundHandler((request, reply) =>
     sendError(
-      new AppError('not_found', `No route ${request.method} ${request.url.split('?')[0]}`),
+      // The path is not repeated: answers never echo the request (a hostile path would come back).
+      new AppError(
+        'not_found',
+        `No ${request.method} route at this path; the routes are listed at /v1/openapi.json`,
+      ),
       request,
       reply,
     ),

@@ -29,7 +29,11 @@ function describeIssue(issue: ZodLikeIssue, context: string | undefined): Valida
   const p = issue.params;
   switch (issue.keyword) {
     case 'unrecognized_keys': {
-      const keys = (p.keys as string[]) ?? [];
+      // Unknown keys are named (the contract's messages name the field), unless the name itself
+      // is hostile: huge or full of markup, it is not sent back.
+      const keys = ((p.keys as string[]) ?? []).map((key) =>
+        /^[A-Za-z0-9_.$-]{1,64}$/.test(key) ? key : '(an unnamed field)',
+      );
       return keys.map((key) => ({
         path: path ? `${path}.${key}` : key,
         message: `Unknown field: ${path ? `${path}.${key}` : key}`,
@@ -114,6 +118,17 @@ export function toAppError(error: unknown): AppError {
         : 'The body is not valid JSON',
       { cause: error },
     );
+  }
+  if (
+    typeof fastifyError.code === 'string' &&
+    fastifyError.code.startsWith('FST_') &&
+    typeof fastifyError.statusCode === 'number' &&
+    fastifyError.statusCode >= 400 &&
+    fastifyError.statusCode < 500
+  ) {
+    // Any other refusal of the framework is the client's doing, not a 500; its message may
+    // quote the request, so it is logged, not sent.
+    return new AppError('bad_request', 'The request could not be processed as sent', { cause: error });
   }
   return new AppError('internal_error', 'Something went wrong on our side', { cause: error });
 }

@@ -81,7 +81,10 @@ export function registerRoutes(
           request,
           reply,
         });
-        if (isReply(result)) return result;
+        // A handler that sent its own answer (202, an image, a redirect) returns the reply; the
+        // reply is a thenable, so an async handler's promise resolves to undefined once it is
+        // sent. Sending again would log "Reply was already sent" and relabel the status.
+        if (isReply(result) || reply.sent || reply.raw.headersSent) return reply;
         return reply.code(route.success.status).send(result);
       },
     });
