@@ -63,6 +63,19 @@ export async function keyIdOf(world: SecurityWorld, key: TestKey): Promise<strin
   return created.key.id;
 }
 
+/** A fresh auth profile of `key`'s account, for the fixture server's host. */
+export async function authProfileOf(world: SecurityWorld, key: TestKey): Promise<string> {
+  const created = await call(world, key, 'POST', '/v1/auth-profiles', {
+    name: 'security case',
+    domain: new URL(world.pageUrl).hostname,
+    cookie_header: 'sid=security-case',
+  });
+  return created.profile.id;
+}
+
+const byAuthProfileId = (world: SecurityWorld, key: TestKey) =>
+  authProfileOf(world, key).then((id) => ({ params: { id } }));
+
 const byProjectId = (world: SecurityWorld, key: TestKey) =>
   projectOf(world, key).then((id) => ({ params: { id } }));
 
@@ -127,5 +140,40 @@ export const ROUTE_SECURITY_CASES: Partial<Record<RouteId, RouteCase>> = {
   revokeKey: {
     valid: async (w) => ({ params: { id: await keyIdOf(w, w.owner) } }),
     foreign: async (w) => ({ params: { id: await keyIdOf(w, w.other) } }),
+  },
+  createAuthProfile: {
+    valid: async (w) => ({
+      body: { name: 'Security case', domain: new URL(w.pageUrl).hostname, cookie_header: 'sid=1' },
+    }),
+    foreign: async (w) => ({
+      body: {
+        domain: new URL(w.pageUrl).hostname,
+        cookie_header: 'sid=1',
+        project_id: await projectOf(w, w.other),
+      },
+    }),
+  },
+  listAuthProfiles: {
+    valid: async () => ({}),
+    foreign: async (w) => ({ query: { project_id: await projectOf(w, w.other) } }),
+  },
+  getAuthProfile: { valid: (w) => byAuthProfileId(w, w.owner), foreign: (w) => byAuthProfileId(w, w.other) },
+  updateAuthProfile: {
+    valid: async (w) => ({
+      ...(await byAuthProfileId(w, w.owner)),
+      body: { domain: new URL(w.pageUrl).hostname, cookie_header: 'sid=2' },
+    }),
+    foreign: async (w) => ({
+      ...(await byAuthProfileId(w, w.other)),
+      body: { domain: new URL(w.pageUrl).hostname, cookie_header: 'sid=2' },
+    }),
+  },
+  deleteAuthProfile: {
+    valid: (w) => byAuthProfileId(w, w.owner),
+    foreign: (w) => byAuthProfileId(w, w.other),
+  },
+  testAuthProfile: {
+    valid: async (w) => ({ ...(await byAuthProfileId(w, w.owner)), body: { url: w.pageUrl } }),
+    foreign: async (w) => ({ ...(await byAuthProfileId(w, w.other)), body: { url: w.pageUrl } }),
   },
 };
