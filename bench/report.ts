@@ -33,9 +33,10 @@ export interface Results {
   cache?: { cached: Record<string, { server: Stats; client: Stats }>; cdn: CdnLoadResult };
   composeIsolated?: ComposeResult[];
   composeService?: Record<string, { compose: Stats; encode: Stats; total: Stats } | { skipped: string }>;
+  /** Issue 16: a style change on an already captured page (the playground's preview update). */
+  preview?: { client: Stats; server: Stats; navigations: number; rounds: number };
   start?: { healthyMs: number; firstCaptureMs: number }[];
   cpu?: Record<string, CpuResult>;
-  styleChange?: { client: Stats; reused: number; rounds: number };
   pixels?: Record<string, PixelCheck>;
   memory?: MemoryResult;
   elapsedSeconds?: number;
@@ -147,6 +148,13 @@ export function markdown(r: Results): string {
           c.warmCpu ? String(Math.round(c.warmCpu.p50)) : '-',
         ]),
       ),
+    );
+  }
+  if (r.preview) {
+    const p = r.preview;
+    lines.push(
+      '',
+      `Preview update time (playground, issue 16): a style change on an already captured page, default look, ${p.rounds} rounds: client p50 / p95 ${ms(p.client)}, server p50 / p95 ${ms(p.server)}; ${p.navigations} of ${p.rounds} navigated (the capture-level page cache reloads nothing). Target: under 300 ms p50.`,
     );
   }
   if (r.cpu) {

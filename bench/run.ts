@@ -28,8 +28,8 @@ import {
   fullPageSection,
   latencySection,
   perCallSection,
+  previewSection,
   serviceComposeSection,
-  styleChangeSection,
   throughputSection,
   VIEWPORT,
 } from './in-process.ts';
@@ -38,7 +38,17 @@ import { machineFacts, printTable, type Results, writeDocs, writeJson } from './
 import { startVitrine } from './service.ts';
 import { measureMemory, postCapture, startWithMake } from './spawned-service.ts';
 
-const SECTIONS = ['latency', 'fullpage', 'throughput', 'cache', 'compose', 'start', 'cpu', 'memory'] as const;
+const SECTIONS = [
+  'latency',
+  'fullpage',
+  'throughput',
+  'cache',
+  'compose',
+  'preview',
+  'start',
+  'cpu',
+  'memory',
+] as const;
 type Section = (typeof SECTIONS)[number];
 
 const filter = process.argv[2]?.split(',').filter(Boolean) ?? [];
@@ -89,7 +99,9 @@ try {
       console.log(`  ${c.look} ${c.mode} dpr${c.dpr}: p50 ${c.warm.p50} ms`);
   }
 
-  const inProcess = (['latency', 'fullpage', 'throughput', 'cache', 'compose'] as const).some(wanted);
+  const inProcess = (['latency', 'fullpage', 'throughput', 'cache', 'compose', 'preview'] as const).some(
+    wanted,
+  );
   if (inProcess) {
     const poolSize = process.env.VITRINE_BROWSER_CONCURRENCY;
     const vitrine = await startVitrine(poolSize ? { VITRINE_BROWSER_CONCURRENCY: poolSize } : {});
@@ -123,10 +135,6 @@ try {
         await new Promise((resolve) => setTimeout(resolve, 2000)); // let the last block's work settle
         results.cache = await cacheSection(c, pages.simple, Math.max(20, ROUNDS * 2));
       }
-      if (wanted('cache') && c.styled) {
-        console.log('style change of a captured page (P9)');
-        results.styleChange = await styleChangeSection(c, pages.heavy, Math.max(6, ROUNDS));
-      }
       if (wanted('compose') && c.styled) {
         console.log('compose + encode inside the service (P2)');
         results.composeService = await serviceComposeSection(
@@ -134,6 +142,10 @@ try {
           pages.simple,
           Math.max(6, Math.round(ROUNDS / 2)),
         );
+      }
+      if (wanted('preview') && c.styled) {
+        console.log('playground preview update (issue 16)');
+        results.preview = await previewSection(c, pages.simple, Math.max(10, ROUNDS * 2));
       }
     } finally {
       await Promise.allSettled([c.bare.close(), c.cwWarm.close()]);

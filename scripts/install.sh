@@ -7,6 +7,7 @@
 #      queue are the defaults); `make test` starts throwaway instances of both for the suites that
 #      test PostgreSQL and Redis (test/support/throwaway-services.ts), and uses no system cluster.
 #   3. the npm packages (npm ci, when package-lock.json changed since the last install)
+#   4. the playground's front-end (vite build of packages/playground, when its sources changed)
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 tools_node="$root/.tools/node"
@@ -70,7 +71,18 @@ ensure_npm_packages() {
   touch "$stamp"
 }
 
+ensure_playground_build() {
+  local dir="$root/packages/playground"
+  local built="$dir/dist/index.html"
+  if [ -f "$built" ] && [ -z "$(find "$dir/src" "$dir/index.html" "$dir/vite.config.ts" "$root/packages/contract/src" -newer "$built" -print -quit)" ]; then
+    return
+  fi
+  say "Building the playground (packages/playground)"
+  (cd "$dir" && npx --no-install vite build --logLevel error)
+}
+
 ensure_node
 [ -x "$tools_node/bin/node" ] && export PATH="$tools_node/bin:$PATH" && export npm_config_nodedir="$tools_node"
 ensure_debian_packages
 ensure_npm_packages
+ensure_playground_build

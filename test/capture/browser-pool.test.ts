@@ -102,21 +102,26 @@ describe('browser pool', () => {
   });
 
   it('tears down at the deadline, killing a browser whose close hangs', async () => {
-    await withPool(testPool({ closeTimeoutMs: 500 }), async (pool) => {
+    await withPool(testPool({ closeTimeoutMs: 2000 }), async (pool) => {
       await capture(pool, pageOptions(simple()), settings);
       const soft = await failure(pool.run(() => new Promise(() => undefined), { deadlineMs: 500 }));
       expect(soft.details).toMatchObject({ reason: 'render_failed', deadline_ms: 500 });
       expect(pool.stats().launches).toBe(1);
       const pid = pool.stats().browserPid as number;
+      // A deadline that leaves time to open the page under load: the browser must be stopped
+      // while the capture holds it, not before.
+      let stopped = false;
       const hard = await failure(
         pool.run(
           async () => {
             process.kill(pid, 'SIGSTOP');
+            stopped = true;
             await new Promise(() => undefined);
           },
-          { deadlineMs: 500 },
+          { deadlineMs: 5000 },
         ),
       );
+      expect(stopped).toBe(true);
       expect(hard.details).toMatchObject({ reason: 'render_failed' });
       await waitFor(() => {
         try {
@@ -153,6 +158,48 @@ describe('browser pool', () => {
       for (let i = 0; i < 3; i += 1) await capture(pool, pageOptions(simple()), settings);
       expect(pool.stats().launches).toBe(2);
       expect(pool.stats().captures).toBe(3);
+    });
+  });
+
+  it('runs compositions on their own slots: never behind captures, never recycling, never 503', async () => {
+    await withPool(testPool({ concurrency: 1, queueLimit: 1, recycleAfter: 3 }), async (pool) => {
+      // The capture gate is full: one capture holds the slot, one waits, the next is refused.
+      let releaseCapture: (() => void) | undefined;
+      const holding = pool.run(
+        (lease) =>
+          new Promise<string>((resolve) => {
+            releaseCapture = () => resolve(lease.page.url());
+          }),
+      );
+      await waitFor(() => releaseCapture !== undefined, 'the capture to hold its page');
+      const pid = pool.stats().browserPid;
+      expect(pid).toBeTypeOf('number');
+      const waiting = pool.run(async () => 'second');
+      waiting.catch(() => undefined);
+      expect((await failure(pool.run(async () => 'refused'))).code).toBe('overloaded');
+      // Compositions still run, several of them, while the capture gate stays full.
+      const composed = await Promise.all(
+        Array.from({ length: 3 }, (_, i) =>
+          pool.runCompose(async (lease) => {
+            await lease.page.setContent(`<p>${i}</p>`);
+            return lease.page.textContent('p');
+          }),
+        ),
+      );
+      expect(composed).toEqual(['0', '1', '2']);
+      expect(pool.stats()).toMatchObject({ inFlight: 1, queued: 1, launches: 1 });
+      expect(pool.stats().compose).toMatchObject({ inFlight: 0, runs: 3, failures: 0 });
+      releaseCapture?.();
+      await holding;
+      expect(await waiting).toBe('second');
+      // Two captures and four compositions: below recycleAfter (3), so the browser is still current.
+      await pool.runCompose(async () => undefined);
+      expect(pool.stats().browserPid).toBe(pid);
+      expect(pool.stats().launches).toBe(1);
+      // The third capture recycles it.
+      await pool.run(async () => undefined);
+      await waitFor(() => pool.stats().launches === 2, 'the recycled browser to be replaced');
+      expect(pool.stats().browserPid).not.toBe(pid);
     });
   });
 

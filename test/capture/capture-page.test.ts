@@ -16,8 +16,10 @@ const AD_HOST = 'securepubads.g.doubleclick.net';
 
 let server: RunningServer;
 let pool: BrowserPool;
+// Generous: a tiny fixture page can take seconds to load on a loaded two-core machine. The
+// navigation timeout test sets its own short one.
 const settings: PageCaptureSettings = {
-  navigationTimeoutMs: 2000,
+  navigationTimeoutMs: 20_000,
   selectorWaitMs: 1000,
   blockLists: createBlockListsLoader(),
 };
@@ -212,7 +214,9 @@ describe('capturePage', () => {
   });
 
   it('fails with navigation_timeout when load does not come', async () => {
-    const error = await failure(shoot(pageOptions(`${server.origin}/slow`)));
+    const error = await failure(
+      capture(pool, pageOptions(`${server.origin}/slow`), { ...settings, navigationTimeoutMs: 2000 }),
+    );
     expect(error.code).toBe('capture_failed');
     expect(error.details).toMatchObject({ reason: 'navigation_timeout' });
   });

@@ -75,15 +75,30 @@ describe('health, metrics, OpenAPI and the reference page', () => {
     expect(output.properties.dpr.default).toBe(1);
   });
 
-  it('renders a readable, script-free API reference at /docs', async () => {
+  it('serves /docs as Scalar from this origin only, under a strict CSP', async () => {
     const res = await t.request('GET', '/docs');
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toContain('text/html');
-    expect(res.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
-    expect(res.text).not.toContain('<script');
-    for (const route of Object.values(ROUTES)) {
-      expect(res.text).toContain(route.path.replace(/:(\w+)/g, '{$1}'));
+    const csp = res.headers.get('content-security-policy') ?? '';
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).toContain("connect-src 'self'");
+    const scripts = [...res.text.matchAll(/<script[^>]*src="([^"]+)"/g)].map((m) => m[1]!);
+    expect(scripts).toEqual(['/docs/assets/scalar/standalone.js', '/docs/assets/init.js']);
+    expect(res.text).not.toMatch(/<script>/);
+    for (const src of scripts) {
+      const asset = await t.request('GET', src);
+      expect(asset.status).toBe(200);
+      expect(asset.headers.get('content-type')).toContain('javascript');
     }
-    expect(res.text).toContain('start_brand_extract');
+    expect((await t.request('GET', '/docs/assets/init.js')).text).toContain("url: '/v1/openapi.json'");
+    expect((await t.request('GET', '/docs/assets/scalar/..%2Fpackage.json')).status).toBe(404);
+    expect((await t.request('GET', '/docs/assets/scalar/missing.js')).status).toBe(404);
+  });
+
+  it('marks public routes as needing no key, so "try it" sends none', async () => {
+    const doc = (await t.request('GET', '/v1/openapi.json')).json;
+    expect(doc.paths['/v1/backgrounds'].get.security).toEqual([]);
+    expect(doc.paths['/v1/projects'].get.security).toEqual([{ bearerAuth: [] }]);
   });
 });

@@ -19,6 +19,18 @@ const TYPES: Record<string, string> = {
   '.json': 'application/json',
 };
 
+/**
+ * Real front-end libraries from npm (dev dependencies), served to fixture pages under /vendor/
+ * (no CDN: tests reach only loopback).
+ */
+export const VENDOR_FILES: Record<string, string> = {
+  '/vendor/chart.js': 'chart.js/dist/chart.umd.min.js',
+  '/vendor/countup.js': 'countup.js/dist/countUp.umd.js',
+  '/vendor/aos.js': 'aos/dist/aos.js',
+  '/vendor/aos.css': 'aos/dist/aos.css',
+};
+const NODE_MODULES = path.resolve(import.meta.dirname, '../../node_modules');
+
 export type RouteHandler = (req: http.IncomingMessage, res: http.ServerResponse) => void;
 
 export interface RunningServer {
@@ -47,6 +59,12 @@ export async function startFixtureServer(
     hits.push(url.pathname + url.search);
     const custom = routes.get(url.pathname);
     if (custom) return custom(req, res);
+    const vendor = VENDOR_FILES[url.pathname];
+    if (vendor) {
+      res.writeHead(200, { 'content-type': TYPES[path.extname(vendor)] ?? 'text/javascript' });
+      fs.createReadStream(path.join(NODE_MODULES, vendor)).pipe(res);
+      return;
+    }
     const file = path.join(
       root,
       path.normalize(decodeURIComponent(url.pathname)).replace(/^(\.\.[/\\])+/, ''),

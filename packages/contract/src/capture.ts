@@ -148,7 +148,11 @@ export const captureRequestSchema = z
     ...deliveryFieldsShape,
     ...asyncFieldsShape,
   })
-  .meta({ id: 'CaptureRequest' });
+  .meta({
+    id: 'CaptureRequest',
+    // Shown by the /docs reference as the request example.
+    examples: [{ url: 'https://example.com', device: 'macbook-pro-16', title: 'Ship faster', padding: 48 }],
+  });
 export type CaptureRequest = z.infer<typeof captureRequestSchema>;
 
 export const CAPTURE_RESPONSE_MODES = ['json', 'redirect', 'image'] as const;

@@ -239,7 +239,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     renderers: {
       satori: rasterRenderer({ fonts, cache: composeCache }),
       browser: browserRenderer({
-        withPage: (fn) => browserPool.run((lease) => fn(lease.page, lease.cdp)),
+        withPage: (fn) => browserPool.runCompose((lease) => fn(lease.page, lease.cdp)),
         fonts: browserFonts,
         cache: composeCache,
       }),
@@ -404,6 +404,17 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     credits: services.credits,
     projects: services.projects,
     authProfiles: services.authProfiles,
+    playground: {
+      captures,
+      projects: services.projects,
+      signingSecret: async (userId, projectId) => {
+        const row = await repositories.projects.find(userId, projectId);
+        return row ? services.projects.validSigningSecrets(row)[0] : undefined;
+      },
+      publicUrl: config.server.publicUrl,
+      signedUrlMaxTtlSeconds: config.limits.signedUrlMaxTtlSeconds,
+      clock: core.clock,
+    },
   });
   await jobs.start({ consume: (options.role ?? 'all') !== 'api' });
 

@@ -1,9 +1,10 @@
 import type { BrowserContext, BrowserContextOptions, CDPSession, Page } from 'playwright-core';
 import { AppError } from '../errors/app-error.ts';
 import { raceAbort, settlesWithin } from './abort-race.ts';
-import { type BrowserProcess, type BrowserProxy, launchBrowserProcess } from './browser-process.ts';
+import { type BrowserProxy, launchBrowserProcess } from './browser-process.ts';
+import { type BrowserInstance, createBrowserSupervisor } from './browser-supervisor.ts';
 import { captureFailed, renderFailed } from './capture-errors.ts';
-import { createCaptureSlots } from './capture-slots.ts';
+import { type CaptureSlots, createCaptureSlots } from './capture-slots.ts';
 import { type PreparedPage, preparePage } from './prepared-page.ts';
 
 /** How the pool runs Chromium. Defaults come from config/browser-section.ts. */
@@ -29,6 +30,8 @@ export interface BrowserPoolOptions {
   preparedPages?: number;
   /** How long a context or browser may take to close before the next escalation; default 3000. */
   closeTimeoutMs?: number;
+  /** Compositions at once (browser-mode compose, `runCompose`); default `concurrency`. */
+  composeConcurrency?: number;
 }
 
 /** The page a capture works on, valid until its `run` callback settles. */
@@ -68,158 +71,148 @@ export interface BrowserPoolStats {
   failures: number;
   /** Process id of the current Chromium, if one runs. */
   browserPid: number | undefined;
+  /** Compositions (`runCompose`) holding a slot, waiting, finished and failed. */
+  compose: { inFlight: number; queued: number; runs: number; failures: number };
 }
 
 export interface BrowserPool {
   /** Runs `fn` on a fresh page under the pool's limits; the page is torn down afterwards. */
   run<T>(fn: (lease: PageLease) => Promise<T>, options?: RunOptions): Promise<T>;
+  /**
+   * Like `run`, for browser-mode composition: its own slots and prepared page, so a composition
+   * never waits behind captures, never counts toward `recycleAfter`, and is never refused with
+   * 503 once its capture is done (its queue is bounded by the captures that reach it).
+   */
+  runCompose<T>(fn: (lease: PageLease) => Promise<T>, options?: RunOptions): Promise<T>;
   stats(): BrowserPoolStats;
   /** Stops accepting, lets in-flight captures finish up to `timeoutMs`, then closes Chromium. */
   close(timeoutMs?: number): Promise<void>;
 }
 
-interface Generation {
-  process: BrowserProcess;
-  captures: number;
-  inFlight: number;
-  retiring: boolean;
-  dead: boolean;
-  spares: Promise<PreparedPage>[];
-  aborters: Set<AbortController>;
-}
-
 /** How long a page that failed to open waits for its browser's exit to be reported. */
 const EXIT_NOTICE_MS = 1000;
 
+/** A kind of lease: its own gate, counters and prepared pages; only captures recycle the browser. */
+interface LeaseClass {
+  name: 'capture' | 'compose';
+  slots: CaptureSlots;
+  counts: { runs: number; failures: number };
+  /** Pages kept prepared per browser once this class is in use. */
+  spares: number;
+  recycles: boolean;
+}
+
 /**
- * A supervised Chromium (security.md 5): one warm browser, the next pages prepared in advance,
- * bounded concurrency and queue, a hard deadline per capture that tears down the context, then
- * the browser, then kills the process; relaunch after an exit, recycling after N captures.
+ * A supervised Chromium (security.md 5) behind two gates: captures (bounded concurrency and queue,
+ * recycling after N) and compositions (their own slots). Each lease gets a fresh context, usually
+ * prepared in advance, and a hard deadline that tears down the context, then the browser, then
+ * kills the process. The browser's life (launch, relaunch after an exit, recycling, death) is the
+ * supervisor's (browser-supervisor.ts); this file is the gates and the lease.
  */
 export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
   const closeTimeoutMs = options.closeTimeoutMs ?? 3000;
-  const preparedPages = options.preparedPages ?? 1;
-  let current: Generation | undefined;
-  let launching: Promise<Generation> | undefined;
   let accepting = true;
   let averageMs = 2000;
-  const counts = { launches: 0, captures: 0, failures: 0 };
-  const generations = new Set<Generation>();
   const inFlight = new Set<Promise<unknown>>();
-  const teardowns = new Set<Promise<unknown>>();
 
-  const slots = createCaptureSlots({
-    concurrency: options.concurrency,
-    queueLimit: options.queueLimit,
-    retryAfter: (ahead) => Math.max(1, Math.ceil(((ahead / options.concurrency) * averageMs) / 1000)),
+  const capture: LeaseClass = {
+    name: 'capture',
+    slots: createCaptureSlots({
+      concurrency: options.concurrency,
+      queueLimit: options.queueLimit,
+      retryAfter: (ahead) => Math.max(1, Math.ceil(((ahead / options.concurrency) * averageMs) / 1000)),
+    }),
+    counts: { runs: 0, failures: 0 },
+    spares: options.preparedPages ?? 1,
+    recycles: true,
+  };
+  const compose: LeaseClass = {
+    name: 'compose',
+    slots: createCaptureSlots({
+      concurrency: options.composeConcurrency ?? options.concurrency,
+      queueLimit: Number.POSITIVE_INFINITY,
+      retryAfter: () => 1,
+    }),
+    counts: { runs: 0, failures: 0 },
+    spares: 1,
+    recycles: false,
+  };
+
+  const newPage = (instance: BrowserInstance) =>
+    preparePage(instance.process.browser, options.contextOptions ?? {}, options.setupContext);
+
+  const fillSpares = (instance: BrowserInstance, kind: LeaseClass) => {
+    const spares = instance.spares.get(kind.name) ?? [];
+    instance.spares.set(kind.name, spares);
+    while (accepting && instance.state === 'live' && spares.length < kind.spares) {
+      const spare = newPage(instance);
+      spare.catch(() => undefined);
+      spares.push(spare);
+    }
+  };
+
+  const supervisor = createBrowserSupervisor({
+    launch: () =>
+      launchBrowserProcess({
+        executablePath: options.executablePath,
+        args: options.args,
+        proxy: options.proxy,
+      }),
+    closeTimeoutMs,
+    onLive: (instance) => fillSpares(instance, capture),
   });
 
-  const track = (promise: Promise<unknown>) => {
-    const settled = promise.catch(() => undefined).finally(() => teardowns.delete(settled));
-    teardowns.add(settled);
-  };
-
-  const disposeSpare = (spare: Promise<PreparedPage>) =>
-    track(spare.then((prepared) => prepared.context.close()));
-
-  const retire = (generation: Generation) => {
-    generation.retiring = true;
-    if (current === generation) current = undefined;
-    for (const spare of generation.spares.splice(0)) disposeSpare(spare);
-    if (generation.inFlight === 0) {
-      generations.delete(generation);
-      track(generation.process.close(closeTimeoutMs));
-    }
-  };
-
-  const fillSpares = (generation: Generation) => {
-    while (
-      accepting &&
-      !generation.retiring &&
-      !generation.dead &&
-      generation.spares.length < preparedPages
-    ) {
-      const spare = preparePage(
-        generation.process.browser,
-        options.contextOptions ?? {},
-        options.setupContext,
-      );
-      spare.catch(() => undefined);
-      generation.spares.push(spare);
-    }
-  };
-
-  const launch = async (): Promise<Generation> => {
-    const process = await launchBrowserProcess({
-      executablePath: options.executablePath,
-      args: options.args,
-      proxy: options.proxy,
-    });
-    counts.launches += 1;
-    const generation: Generation = {
-      process,
-      captures: 0,
-      inFlight: 0,
-      retiring: false,
-      dead: false,
-      spares: [],
-      aborters: new Set(),
-    };
-    generations.add(generation);
-    const onGone = () => {
-      if (generation.dead && generation.aborters.size === 0) return;
-      generation.dead = true;
-      generation.spares.length = 0;
-      if (current === generation) current = undefined;
-      if (generation.inFlight === 0) generations.delete(generation);
-      const error = captureFailed('render_failed', 'The browser exited during the capture');
-      for (const aborter of generation.aborters) aborter.abort(error);
-    };
-    process.browser.on('disconnected', onGone);
-    process.onExit(onGone);
-    current = generation;
-    fillSpares(generation);
-    return generation;
-  };
-
-  const ensureGeneration = (): Promise<Generation> => {
-    if (current && (!current.process.alive() || !current.process.browser.isConnected())) current.dead = true;
-    if (current && !current.dead && !current.retiring) return Promise.resolve(current);
-    if (!launching) {
-      launching = launch().finally(() => {
-        launching = undefined;
-      });
-    }
-    return launching;
-  };
-
-  const takePage = async (generation: Generation): Promise<PreparedPage> => {
-    // The spare is replaced once this capture's page has loaded (`PageLease.loaded`).
-    const spare = generation.spares.shift();
+  const takePage = async (instance: BrowserInstance, kind: LeaseClass): Promise<PreparedPage> => {
+    // The spare is replaced once this lease's page has loaded (`PageLease.loaded`) or it ends.
+    const spare = instance.spares.get(kind.name)?.shift();
     if (spare) {
       const prepared = await spare.catch(() => undefined);
       if (prepared && !prepared.page.isClosed()) return prepared;
     }
-    return preparePage(generation.process.browser, options.contextOptions ?? {}, options.setupContext);
+    return newPage(instance);
   };
 
-  /** Closes a used context; if that hangs, the browser; if that hangs, the process is killed. */
-  const teardown = async (generation: Generation, prepared: PreparedPage | undefined) => {
-    if (prepared && (await settlesWithin(prepared.context.close(), closeTimeoutMs))) return;
-    if (!prepared && !generation.dead) return;
-    generation.dead = true;
-    if (current === generation) current = undefined;
-    await generation.process.close(closeTimeoutMs);
+  /** A live browser and a page on it; a browser that died between leases is relaunched once. */
+  const openLease = async (kind: LeaseClass, aborter: AbortController) => {
+    for (let attempt = 0; ; attempt += 1) {
+      const instance = await raceAbort(supervisor.live(), aborter.signal).catch((error: unknown) => {
+        throw error instanceof AppError ? error : renderFailed(error, 'The browser could not be started');
+      });
+      const end = supervisor.attach(instance, aborter);
+      if (kind.recycles) {
+        instance.captures += 1;
+        if (instance.captures >= options.recycleAfter) {
+          supervisor.retire(instance);
+          supervisor.live().catch(() => undefined);
+        }
+      }
+      const pagePromise = takePage(instance, kind);
+      try {
+        return { instance, end, prepared: await raceAbort(pagePromise, aborter.signal) };
+      } catch (error) {
+        supervisor.track(pagePromise.then((late) => late.context.close()));
+        end();
+        // A killed browser can fail a page before its exit reaches us: give the exit a moment.
+        const exited = new Promise<void>((resolve) => instance.process.onExit(resolve));
+        const gone = !instance.process.browser.isConnected() || (await settlesWithin(exited, EXIT_NOTICE_MS));
+        if (attempt > 0 || aborter.signal.aborted || !gone) {
+          throw renderFailed(error, 'The browser could not open a page');
+        }
+        supervisor.markDead(instance, captureFailed('render_failed', 'The browser exited'));
+      }
+    }
   };
 
-  const finish = (generation: Generation) => {
-    generation.inFlight -= 1;
-    if (generation.inFlight > 0) return;
-    if (generation.dead) generations.delete(generation);
-    else if (generation.retiring) retire(generation);
+  /** Closes a used context; one that does not close in time means a wedged browser. */
+  const teardown = async (instance: BrowserInstance, prepared: PreparedPage, end: () => void) => {
+    const closed = await settlesWithin(prepared.context.close(), closeTimeoutMs);
+    end();
+    if (!closed)
+      supervisor.markDead(instance, captureFailed('render_failed', 'The browser stopped responding'));
   };
 
   const runInSlot = async <T>(
+    kind: LeaseClass,
     fn: (lease: PageLease) => Promise<T>,
     runOptions: RunOptions,
     queueMs: number,
@@ -242,51 +235,18 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
     );
     const onCallerAbort = () => aborter.abort(runOptions.signal?.reason);
     runOptions.signal?.addEventListener('abort', onCallerAbort, { once: true });
-    let generation: Generation | undefined;
-    let prepared: PreparedPage | undefined;
+    let opened: Awaited<ReturnType<typeof openLease>> | undefined;
     let ok = false;
     try {
-      // A browser that died between captures is noticed when its page fails to open: relaunch once.
-      for (let attempt = 0; prepared === undefined; attempt += 1) {
-        const used = await raceAbort(ensureGeneration(), aborter.signal).catch((error: unknown) => {
-          throw error instanceof AppError ? error : renderFailed(error, 'The browser could not be started');
-        });
-        generation = used;
-        used.inFlight += 1;
-        used.aborters.add(aborter);
-        used.captures += 1;
-        if (used.captures >= options.recycleAfter) {
-          retire(used);
-          ensureGeneration().catch(() => undefined);
-        }
-        const pagePromise = takePage(used);
-        try {
-          prepared = await raceAbort(pagePromise, aborter.signal);
-        } catch (error) {
-          track(pagePromise.then((late) => late.context.close()));
-          // A killed browser can fail a page before its exit reaches us: give the exit a moment.
-          const exited = new Promise<void>((resolve) => used.process.onExit(resolve));
-          const gone = !used.process.browser.isConnected() || (await settlesWithin(exited, EXIT_NOTICE_MS));
-          if (attempt > 0 || aborter.signal.aborted || !gone) {
-            throw renderFailed(error, 'The browser could not open a page');
-          }
-          used.dead = true;
-          if (current === used) current = undefined;
-          used.aborters.delete(aborter);
-          finish(used);
-          generation = undefined;
-        }
-      }
+      opened = await openLease(kind, aborter);
+      const { instance, prepared } = opened;
       prepared.page.on('crash', () => aborter.abort(captureFailed('render_failed', 'The page crashed')));
-      const owner = generation;
       const lease: PageLease = {
         ...prepared,
         signal: aborter.signal,
         queueMs,
         contextMs: performance.now() - started,
-        loaded: () => {
-          if (owner) fillSpares(owner);
-        },
+        loaded: () => fillSpares(instance, kind),
       };
       const work = fn(lease);
       work.catch(() => undefined);
@@ -299,52 +259,56 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
     } finally {
       clearTimeout(timer);
       runOptions.signal?.removeEventListener('abort', onCallerAbort);
-      counts.captures += 1;
-      if (!ok) counts.failures += 1;
-      averageMs = averageMs * 0.8 + (performance.now() - started) * 0.2;
-      if (generation) {
-        const used = generation;
-        used.aborters.delete(aborter);
-        const done = teardown(used, prepared).finally(() => {
-          finish(used);
-          if (current) fillSpares(current);
-        });
-        track(done);
+      kind.counts.runs += 1;
+      if (!ok) kind.counts.failures += 1;
+      if (kind.recycles) averageMs = averageMs * 0.8 + (performance.now() - started) * 0.2;
+      if (opened) {
+        const { instance, prepared, end } = opened;
+        supervisor.track(
+          teardown(instance, prepared, end).finally(() => {
+            const next = supervisor.current();
+            if (next) fillSpares(next, kind);
+          }),
+        );
       }
     }
   };
 
+  const gate = async <T>(kind: LeaseClass, fn: (lease: PageLease) => Promise<T>, runOptions: RunOptions) => {
+    if (!accepting) throw new AppError('overloaded', 'The service is shutting down', { retryAfter: 5 });
+    const queuedAt = performance.now();
+    const release = await kind.slots.acquire(runOptions.signal);
+    const running = runInSlot(kind, fn, runOptions, performance.now() - queuedAt).finally(release);
+    inFlight.add(running);
+    running.catch(() => undefined).finally(() => inFlight.delete(running));
+    return running;
+  };
+
   return {
-    async run(fn, runOptions = {}) {
-      if (!accepting) throw new AppError('overloaded', 'The service is shutting down', { retryAfter: 5 });
-      const queuedAt = performance.now();
-      const release = await slots.acquire(runOptions.signal);
-      const running = runInSlot(fn, runOptions, performance.now() - queuedAt).finally(release);
-      inFlight.add(running);
-      running.catch(() => undefined).finally(() => inFlight.delete(running));
-      return running;
-    },
+    run: (fn, runOptions = {}) => gate(capture, fn, runOptions),
+    runCompose: (fn, runOptions = {}) => gate(compose, fn, runOptions),
     stats: () => ({
-      inFlight: slots.running(),
-      queued: slots.queued(),
-      ...counts,
-      browserPid: current?.process.pid,
+      inFlight: capture.slots.running(),
+      queued: capture.slots.queued(),
+      launches: supervisor.launches(),
+      captures: capture.counts.runs,
+      failures: capture.counts.failures,
+      browserPid: supervisor.current()?.process.pid,
+      compose: {
+        inFlight: compose.slots.running(),
+        queued: compose.slots.queued(),
+        runs: compose.counts.runs,
+        failures: compose.counts.failures,
+      },
     }),
     async close(timeoutMs = 10_000) {
       accepting = false;
-      slots.shut('The service is shutting down');
+      capture.slots.shut('The service is shutting down');
+      compose.slots.shut('The service is shutting down');
       await settlesWithin(Promise.allSettled([...inFlight]), timeoutMs);
-      const stopping = captureFailed('render_failed', 'The service shut down during the capture');
-      for (const generation of generations)
-        for (const aborter of generation.aborters) aborter.abort(stopping);
+      supervisor.abortAll(captureFailed('render_failed', 'The service shut down during the capture'));
       await settlesWithin(Promise.allSettled([...inFlight]), closeTimeoutMs);
-      await launching?.catch(() => undefined);
-      await Promise.allSettled([...teardowns]);
-      await Promise.allSettled(
-        [...generations].map((generation) => generation.process.close(closeTimeoutMs)),
-      );
-      generations.clear();
-      current = undefined;
+      await supervisor.close();
     },
   };
 }

@@ -5,13 +5,20 @@ import { sleep } from './abort-race.ts';
 import type { BlockLists } from './block-lists.ts';
 import type { BrowserPool, PageLease, RunOptions } from './browser-pool.ts';
 import { captureFailed, navigationError, renderFailed } from './capture-errors.ts';
+import {
+  animationWarnings,
+  finishAnimations,
+  pageWatchesScrolling,
+  setPageGate,
+} from './finish-animations.ts';
 import { applyPageAuth, type PageAuth } from './page-auth.ts';
 import type { PageCapture, PageCaptureOptions } from './page-capture-options.ts';
 import {
   awaitFonts,
   captureStylesheet,
   elementBox,
-  scrollThroughPage,
+  returnToTop,
+  scrollToBottom,
   settlePage,
 } from './page-stabilisation.ts';
 import { installRequestBlocking, parseBlockEntries } from './request-blocking.ts';
@@ -100,10 +107,11 @@ async function selectorClip(lease: PageLease, selector: string): Promise<Clip> {
 
 /**
  * The recipe for a stable screenshot of one page (contract.md 4): emulation, blocking, `load`,
- * the requested wait, fonts, injected and hiding CSS, frozen animations, lazy content for a full
- * page; then one CDP `Page.captureScreenshot` with `optimizeForSpeed` (PNG, decoded and encoded
- * once downstream). Timings per phase: context, navigation, waits, capture. `auth` (an auth
- * profile's cookies and localStorage) is loaded into the context before the navigation.
+ * the requested wait, finished animations (finish-animations.ts), fonts, injected and hiding CSS,
+ * lazy content and scroll reveals for a full page; then one CDP `Page.captureScreenshot` with
+ * `optimizeForSpeed` (PNG, decoded and encoded once downstream). Timings per phase: context,
+ * navigation, waits, capture. `auth` (an auth profile's cookies and localStorage) is loaded into
+ * the context before the navigation.
  */
 export async function capturePage(
   lease: PageLease,
@@ -141,7 +149,6 @@ export async function capturePage(
     if (signal.aborted) throw signal.reason;
     throw navigationError(error, settings.navigationTimeoutMs);
   }
-  const finalUrl = page.url();
   phase('navigation');
   lease.loaded();
 
@@ -151,9 +158,18 @@ export async function capturePage(
     const fontWaitMs = settings.fontWaitMs ?? 5000;
     let pageHeight = 0;
     if (options.fullPage) {
-      // Fonts first: the page's height, and so the scroll, depends on them.
+      // Fonts first: the page's height, and so the scroll, depends on them. Every section has
+      // been in view once we are at the bottom: finish what that started there, then stop the
+      // page from seeing the way back up (scroll-reveal libraries would hide sections again).
       await awaitFonts(page, fontWaitMs);
-      pageHeight = await scrollThroughPage(page, maxCss, settings.lazyImageWaitMs ?? 3000);
+      if (await pageWatchesScrolling(page)) {
+        await setPageGate(page, 'reveal');
+        await scrollToBottom(page, maxCss);
+      }
+      warnings.push(...animationWarnings(await finishAnimations(page, undefined, { freezeAfter: true })));
+      pageHeight = await returnToTop(page, settings.lazyImageWaitMs ?? 3000);
+    } else {
+      warnings.push(...animationWarnings(await finishAnimations(page)));
     }
     const removeSelectors =
       rules.categories.has('cookie-banners') && lists ? lists.cookieBannerSelectors : [];
@@ -199,7 +215,8 @@ export async function capturePage(
     const png = Buffer.from(shot.data, 'base64');
     phase('capture');
     const title = await page.title().catch(() => '');
-    return { png, ...pngSize(png), warnings, timings, finalUrl, title };
+    // The URL at the shot: a timer of the page may have navigated while it settled.
+    return { png, ...pngSize(png), warnings, timings, finalUrl: page.url(), title };
   } catch (error) {
     if (signal.aborted) throw signal.reason;
     throw renderFailed(error);

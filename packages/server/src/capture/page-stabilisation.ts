@@ -31,11 +31,19 @@ export function captureStylesheet(parts: {
 export async function settlePage(page: Page, css: string, fontWaitMs: number): Promise<void> {
   await page.evaluate(
     async ({ text, ms }) => {
+      // The page's timers and frames run on the page clock (finish-animations.ts); waits of our
+      // own use the real ones.
+      const real =
+        (globalThis as unknown as { __pwClock?: { builtins: typeof globalThis } }).__pwClock?.builtins ??
+        globalThis;
       const style = document.createElement('style');
       style.setAttribute('data-vitrine', '');
       style.textContent = text;
       (document.head ?? document.documentElement).append(style);
-      await Promise.race([document.fonts.ready, new Promise((resolve) => setTimeout(resolve, ms))]);
+      await Promise.race([
+        document.fonts.ready,
+        new Promise((resolve) => real.setTimeout.call(window, resolve, ms)),
+      ]);
       for (const animation of document.getAnimations()) {
         try {
           const end = animation.effect?.getComputedTiming().endTime;
@@ -45,7 +53,9 @@ export async function settlePage(page: Page, css: string, fontWaitMs: number): P
           animation.cancel();
         }
       }
-      await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+      await new Promise((resolve) =>
+        real.requestAnimationFrame.call(window, () => real.requestAnimationFrame.call(window, resolve)),
+      );
     },
     { text: css, ms: fontWaitMs },
   );
@@ -57,7 +67,12 @@ export async function awaitFonts(page: Page, timeoutMs: number): Promise<void> {
     (ms) =>
       Promise.race([
         document.fonts.ready.then(() => undefined),
-        new Promise((resolve) => setTimeout(resolve, ms)),
+        new Promise((resolve) =>
+          (
+            (globalThis as unknown as { __pwClock?: { builtins: typeof globalThis } }).__pwClock?.builtins ??
+            globalThis
+          ).setTimeout.call(window, resolve, ms),
+        ),
       ]),
     timeoutMs,
   );
@@ -65,46 +80,60 @@ export async function awaitFonts(page: Page, timeoutMs: number): Promise<void> {
 
 /**
  * Scrolls down the page one screen at a time (up to `maxHeight` CSS px) so lazy images and
- * intersection-observer content load, returns to the top, then waits at most `imageWaitMs` for
- * images still loading. Returns the document height afterwards.
+ * intersection-observer content load, and stays at the bottom (the caller lets the page settle
+ * there, then calls `returnToTop`).
  */
-export async function scrollThroughPage(page: Page, maxHeight: number, imageWaitMs: number): Promise<number> {
-  return page.evaluate(
-    async ({ max, wait }) => {
-      const frame = () =>
-        new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
-      // One rendering update per step: the task queued from the frame callback runs after that
-      // frame's intersection observations (lazy loading) saw the new scroll position, half the
-      // wait of two frames.
-      const rendered = () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
-      const height = () =>
-        Math.max(document.documentElement.scrollHeight, document.body ? document.body.scrollHeight : 0);
-      const step = Math.max(200, Math.floor(window.innerHeight * 0.9));
-      for (let y = step; y < Math.min(height(), max); y += step) {
-        window.scrollTo(0, y);
-        await rendered();
-      }
-      window.scrollTo(0, Math.min(height(), max));
-      await frame();
-      window.scrollTo(0, 0);
-      const pending = [...document.images].filter((img) => !img.complete);
-      if (pending.length > 0) {
-        const loaded = Promise.all(
-          pending.map(
-            (img) =>
-              new Promise((resolve) => {
-                img.addEventListener('load', resolve, { once: true });
-                img.addEventListener('error', resolve, { once: true });
-              }),
-          ),
-        );
-        await Promise.race([loaded, new Promise((resolve) => setTimeout(resolve, wait))]);
-      }
-      await frame();
-      return height();
-    },
-    { max: maxHeight, wait: imageWaitMs },
-  );
+export async function scrollToBottom(page: Page, maxHeight: number): Promise<void> {
+  await page.evaluate(async (max) => {
+    const real =
+      (globalThis as unknown as { __pwClock?: { builtins: typeof globalThis } }).__pwClock?.builtins ??
+      globalThis;
+    const raf = (fn: () => void) => real.requestAnimationFrame.call(window, fn);
+    // One rendering update per step: the task queued from the frame callback runs after that
+    // frame's intersection observations (lazy loading) saw the new scroll position, half the
+    // wait of two frames.
+    const rendered = () => new Promise((resolve) => raf(() => real.setTimeout.call(window, resolve, 0)));
+    const height = () =>
+      Math.max(document.documentElement.scrollHeight, document.body ? document.body.scrollHeight : 0);
+    const step = Math.max(200, Math.floor(window.innerHeight * 0.9));
+    for (let y = step; y < Math.min(height(), max); y += step) {
+      window.scrollTo(0, y);
+      await rendered();
+    }
+    window.scrollTo(0, Math.min(height(), max));
+    await new Promise((resolve) => raf(() => raf(() => resolve(undefined))));
+  }, maxHeight);
+}
+
+/**
+ * Returns to the top, then waits at most `imageWaitMs` for images still loading. Returns the
+ * document height afterwards.
+ */
+export async function returnToTop(page: Page, imageWaitMs: number): Promise<number> {
+  return page.evaluate(async (wait) => {
+    const real =
+      (globalThis as unknown as { __pwClock?: { builtins: typeof globalThis } }).__pwClock?.builtins ??
+      globalThis;
+    const raf = (fn: () => void) => real.requestAnimationFrame.call(window, fn);
+    const height = () =>
+      Math.max(document.documentElement.scrollHeight, document.body ? document.body.scrollHeight : 0);
+    window.scrollTo(0, 0);
+    const pending = [...document.images].filter((img) => !img.complete);
+    if (pending.length > 0) {
+      const loaded = Promise.all(
+        pending.map(
+          (img) =>
+            new Promise((resolve) => {
+              img.addEventListener('load', resolve, { once: true });
+              img.addEventListener('error', resolve, { once: true });
+            }),
+        ),
+      );
+      await Promise.race([loaded, new Promise((resolve) => real.setTimeout.call(window, resolve, wait))]);
+    }
+    await new Promise((resolve) => raf(() => raf(() => resolve(undefined))));
+    return height();
+  }, imageWaitMs);
 }
 
 /** An element's box in document coordinates (CSS px), or why there is none. */

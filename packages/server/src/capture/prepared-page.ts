@@ -1,4 +1,5 @@
 import type { Browser, BrowserContext, BrowserContextOptions, CDPSession, Page } from 'playwright-core';
+import { installPageClock } from './finish-animations.ts';
 
 /**
  * A fresh context with one blank page and a CDP session on it, created before a capture needs
@@ -26,6 +27,7 @@ export async function preparePage(
 ): Promise<PreparedPage> {
   const context = await browser.newContext({ ...CAPTURE_CONTEXT_OPTIONS, ...contextOptions });
   try {
+    await installPageClock(context);
     if (setup) await setup(context);
     const page = await context.newPage();
     context.on('page', (popup) => {

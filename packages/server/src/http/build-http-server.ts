@@ -8,7 +8,7 @@ import {
 } from 'fastify-type-provider-zod';
 import { ulid } from 'ulid';
 import { AppError } from '../errors/app-error.ts';
-import { type OpenApiDocumentShape, renderDocsPage } from '../web/docs-page.ts';
+import { registerApiReference } from '../web/api-reference.ts';
 import { sendError } from './error-response.ts';
 import { answerClientError, routerError } from './framework-errors.ts';
 import type { Metrics } from './metrics.ts';
@@ -104,7 +104,8 @@ export async function buildHttpServer(options: HttpServerOptions): Promise<Fasti
       info: {
         title: 'Vitrine API',
         version: options.version,
-        description: 'Capture a web page, compose styling around it, store it, get its URL.',
+        description:
+          'Capture a web page, compose styling around it, store it, get its URL. Design a look by eye and copy the call in the [playground](/playground).',
       },
       servers: [{ url: options.publicUrl }],
       components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' } } },
@@ -135,19 +136,9 @@ export async function buildHttpServer(options: HttpServerOptions): Promise<Fasti
     reply.type(options.metrics.registry.contentType).send(await options.metrics.registry.metrics()),
   );
   app.get('/v1/openapi.json', hidden, async () => app.swagger());
-  app.get('/docs', hidden, async (_request, reply) =>
-    reply
-      .type('text/html; charset=utf-8')
-      .header(
-        'content-security-policy',
-        "default-src 'none'; style-src 'unsafe-inline'; img-src data:; frame-ancestors 'none'",
-      )
-      .send(renderDocsPage(app.swagger() as unknown as OpenApiDocument)),
-  );
+  registerApiReference(app);
   return app;
 }
-
-export type OpenApiDocument = OpenApiDocumentShape;
 
 /**
  * Stops the HTTP server: no new requests, in-flight ones may finish within `graceMs`, then every

@@ -59,7 +59,8 @@ export function registerRoutes(
           ? { security: [{ bearerAuth: [] }], description: `Requires scope \`${route.access.scope}\`.` }
           : route.access.kind === 'key'
             ? { security: [{ bearerAuth: [] }], description: 'Any valid API key, whatever its scopes.' }
-            : { description: 'Public: no API key needed (an invalid one still gets 401).' }),
+            : // `security: []`: the reference's "try it" sends no key to a public route.
+              { security: [], description: 'Public: no API key needed (an invalid one still gets 401).' }),
         ...(route.params ? { params: route.params } : {}),
         ...(route.query ? { querystring: route.query } : {}),
         ...(route.body ? { body: route.body } : {}),

@@ -124,6 +124,7 @@ export function registerAccountPage(web: FastifyInstance, deps: AccountPageDeps)
     ]);
     const csrf = reply.generateCsrf();
     const main = html`<h1>Your account</h1>${flash ?? ''}
+<p>Design a capture visually and copy the API call in the <a href="/playground">playground</a>; the API is described in the <a href="/docs">reference</a>.</p>
 <h2>Credits and usage</h2>${usageSection(usage)}
 <h2>API keys</h2>${keysTable(keys, csrf)}${createKeyForm(csrf)}
 <h2>Projects</h2>${projectsTable(projects)}${

@@ -55,7 +55,7 @@ export function renderBackgroundsPage(catalogue: BackgroundCatalogue, query: Bac
     })
     .join('');
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Backgrounds · Vitrine</title><style>${STYLE}</style></head><body>
-<header><h1>Backgrounds</h1><p>${catalogue.assets.length} hosted backgrounds in ${catalogue.packs.length} packs. Put a reference in the capture field <code>background</code>, or list them with <a href="/v1/backgrounds">GET /v1/backgrounds</a>.</p></header>
+<header><h1>Backgrounds</h1><p>${catalogue.assets.length} hosted backgrounds in ${catalogue.packs.length} packs. Put a reference in the capture field <code>background</code>, or list them with <a href="/v1/backgrounds">GET /v1/backgrounds</a>. Try them on a page of yours in the <a href="/playground">playground</a>.</p></header>
 <form method="get" action="/backgrounds"><input type="search" name="q" value="${escapeHtml(q)}" placeholder="Search name, pack or tag" aria-label="Search">
 <select name="group" aria-label="Group">${option('', 'All groups', group ?? '')}${GROUPS.map((g) => option(g, g, group)).join('')}</select>
 <select name="theme" aria-label="Theme">${option('', 'All themes', theme ?? '')}${THEMES.map((t) => option(t, t, theme)).join('')}</select><button type="submit">Filter</button></form>

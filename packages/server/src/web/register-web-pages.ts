@@ -1,7 +1,9 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { toAppError } from '../http/error-response.ts';
+import { AppError } from '../errors/app-error.ts';
+import { sendError, toAppError } from '../http/error-response.ts';
 import { type AccountPageDeps, registerAccountPage } from './account-page.ts';
 import { type DevicePagesDeps, registerDevicePages } from './device-pages.ts';
+import { type PlaygroundDeps, registerPlaygroundPage } from './playground-page.ts';
 import { registerSignInPages, type SignInPagesDeps } from './sign-in-pages.ts';
 import { html, renderPage } from './web-layout.ts';
 import { registerWebSession, type WebSessionOptions } from './web-session.ts';
@@ -10,7 +12,9 @@ import { WEB_STYLESHEET, WEB_STYLESHEET_ETAG } from './web-style.ts';
 export type WebPagesDeps = WebSessionOptions &
   Omit<SignInPagesDeps, 'secureCookies'> &
   DevicePagesDeps &
-  AccountPageDeps;
+  AccountPageDeps & {
+    playground: PlaygroundDeps;
+  };
 
 /**
  * Headers of every web page: no framing (clickjacking on the approval page), no scripts, forms
@@ -32,6 +36,16 @@ function isCsrfError(error: unknown): boolean {
 
 /** Errors on web pages are pages too: the same status as the API would use, a readable message. */
 function sendErrorPage(error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  // The playground's JSON endpoints answer in the API's error envelope, which its page reads.
+  if (request.url.startsWith('/playground/api/')) {
+    const refused = isCsrfError(error)
+      ? new AppError(
+          'unauthorized',
+          'This request did not come from the playground page, or the page expired: reload it.',
+        )
+      : error;
+    return sendError(refused, request, reply);
+  }
   if (isCsrfError(error)) {
     const main = html`<h1>Form expired</h1><p class="error" role="alert">This form was not sent from this site, or it expired. Go back, reload the page and try again.</p>`;
     return reply
@@ -62,7 +76,10 @@ export async function registerWebPages(app: FastifyInstance, deps: WebPagesDeps)
     });
     await registerWebSession(web, deps);
     web.addHook('onSend', async (_request, reply, payload) => {
-      for (const [name, value] of Object.entries(PAGE_HEADERS)) reply.header(name, value);
+      // A page with its own policy (the playground runs its scripts) keeps it.
+      for (const [name, value] of Object.entries(PAGE_HEADERS)) {
+        if (!reply.hasHeader(name)) reply.header(name, value);
+      }
       if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
       return payload;
     });
@@ -76,5 +93,6 @@ export async function registerWebPages(app: FastifyInstance, deps: WebPagesDeps)
     registerSignInPages(web, deps);
     registerDevicePages(web, deps);
     registerAccountPage(web, deps);
+    registerPlaygroundPage(web, deps.playground);
   });
 }

@@ -4,7 +4,7 @@ import { parseCssColor, type Rgba, relativeLuminance } from '../css/css-color.ts
 import { FRAME_CATALOGUE } from './frame-catalogue.ts';
 
 /** Base colour of every named finish: the anodised or titanium body tone seen from the front. */
-const FINISH_COLORS: Readonly<Record<string, string>> = {
+export const FINISH_COLORS: Readonly<Record<string, string>> = {
   'black-titanium': '#3C3C3E',
   'white-titanium': '#E4E2DC',
   'natural-titanium': '#BAB5AA',

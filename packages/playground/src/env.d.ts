@@ -1,0 +1,2 @@
+// Vite turns CSS imports into the page's stylesheet.
+declare module '*.css';

@@ -1,0 +1,41 @@
+import { CAPTURE_DEFAULTS, COMPOSE_LIMITS } from '@vitrine/contract';
+import { describe, expect, it } from 'vitest';
+import { buildFieldGroups } from './fields.ts';
+
+describe('controls generated from the contract', () => {
+  const groups = buildFieldGroups();
+  const field = (path: string) => groups.flatMap((g) => g.fields).find((f) => f.path.join('.') === path);
+
+  it('groups the fields as interface.md does and leaves out what the playground sets itself', () => {
+    expect(groups.map((g) => g.title)).toEqual([
+      'Target and browser',
+      'Device frame',
+      'Background',
+      'Geometry, border and shadow',
+      'Perspective and camera',
+      'Depth blur',
+      'Title, subtitle, badge',
+      'Free text overlay',
+      'AI assistance',
+      'Output',
+    ]);
+    for (const hidden of ['url', 'site', 'project_id', 'async', 'webhook_url'])
+      expect(field(hidden)).toBeUndefined();
+  });
+
+  it('picks controls by type, with the contract ranges and defaults', () => {
+    expect(field('background_preset')).toMatchObject({ kind: 'chips', defaultValue: 'aurora' });
+    expect(field('shadow')).toMatchObject({ kind: 'chips', defaultValue: CAPTURE_DEFAULTS.shadow });
+    expect(field('depth_blur')).toMatchObject({
+      kind: 'slider',
+      min: COMPOSE_LIMITS.depthBlur.min,
+      max: COMPOSE_LIMITS.depthBlur.max,
+    });
+    expect(field('dark_mode')).toMatchObject({ kind: 'boolean', defaultValue: false });
+    expect(field('viewport')).toMatchObject({ kind: 'viewport' });
+    expect(field('background_color')).toMatchObject({ kind: 'color' });
+    expect(field('output.format')).toMatchObject({ kind: 'chips', options: ['png', 'webp', 'jpg'] });
+    expect(field('output.dpr')).toMatchObject({ kind: 'chips', options: [1, 2, 3], defaultValue: 1 });
+    expect(field('block')).toMatchObject({ kind: 'list' });
+  });
+});

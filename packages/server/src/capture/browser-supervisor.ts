@@ -1,0 +1,161 @@
+import type { BrowserProcess } from './browser-process.ts';
+import { captureFailed } from './capture-errors.ts';
+import type { PreparedPage } from './prepared-page.ts';
+
+/**
+ * One Chromium and what runs on it. Its life:
+ *
+ *   launching -> live -> retiring -> closed     (recycled: takes no new leases, closes after the last)
+ *                  \---> dead     -> closed     (exited, disconnected or wedged: leases aborted, killed)
+ *
+ * Only `live` instances hand out pages. `markDead` is the one way into `dead`.
+ */
+export interface BrowserInstance {
+  readonly process: BrowserProcess;
+  state: 'live' | 'retiring' | 'dead';
+  /** Leases holding a page of this browser (captures and compositions). */
+  leases: number;
+  /** Captures started on it; recycling counts these only. */
+  captures: number;
+  /** Pages prepared in advance, by lease class. */
+  readonly spares: Map<string, Promise<PreparedPage>[]>;
+  /** One per lease: aborting it fails that lease. */
+  readonly aborters: Set<AbortController>;
+}
+
+export interface BrowserSupervisorOptions {
+  launch: () => Promise<BrowserProcess>;
+  /** How long a browser may take to close before it is killed. */
+  closeTimeoutMs: number;
+  /** Runs once per launched browser, when it goes live (e.g. to prepare its first page). */
+  onLive?: (instance: BrowserInstance) => void;
+}
+
+export interface BrowserSupervisor {
+  /** The live browser, launching one when there is none (one launch at a time). */
+  live(): Promise<BrowserInstance>;
+  /** Registers a lease on `instance`; the returned function ends it (idempotent). */
+  attach(instance: BrowserInstance, aborter: AbortController): () => void;
+  /** Recycling: the instance takes no new leases and closes after its last one. */
+  retire(instance: BrowserInstance): void;
+  /**
+   * The one place a browser is declared dead: out of service, its leases aborted with `reason`,
+   * closed (killed if it hangs).
+   */
+  markDead(instance: BrowserInstance, reason: Error): void;
+  /** Keeps a background cleanup so `close` can wait for it. */
+  track(promise: Promise<unknown>): void;
+  /** Aborts every lease with `reason` (shutdown, after the grace period). */
+  abortAll(reason: Error): void;
+  /** Closes every browser (after a launch under way) and waits for every cleanup. */
+  close(): Promise<void>;
+  launches(): number;
+  /** The live browser if there is one; never launches. */
+  current(): BrowserInstance | undefined;
+}
+
+export function createBrowserSupervisor(options: BrowserSupervisorOptions): BrowserSupervisor {
+  let current: BrowserInstance | undefined;
+  let launching: Promise<BrowserInstance> | undefined;
+  let launches = 0;
+  const instances = new Set<BrowserInstance>();
+  const cleanups = new Set<Promise<unknown>>();
+
+  const track = (promise: Promise<unknown>) => {
+    const settled = promise.catch(() => undefined).finally(() => cleanups.delete(settled));
+    cleanups.add(settled);
+  };
+
+  /** Closes the process once (a retired browser that exits later is not closed again). */
+  const closeProcess = (instance: BrowserInstance) => {
+    if (!instances.delete(instance)) return;
+    track(instance.process.close(options.closeTimeoutMs));
+  };
+
+  /** Out of service: no longer current, its prepared pages dropped. */
+  const leaveService = (instance: BrowserInstance, disposeSpares: boolean) => {
+    if (current === instance) current = undefined;
+    for (const spares of instance.spares.values())
+      for (const spare of spares.splice(0))
+        if (disposeSpares) track(spare.then((prepared) => prepared.context.close()));
+  };
+
+  const markDead = (instance: BrowserInstance, reason: Error) => {
+    if (instance.state !== 'dead') {
+      instance.state = 'dead';
+      leaveService(instance, false);
+      closeProcess(instance);
+    }
+    for (const aborter of instance.aborters) aborter.abort(reason);
+  };
+
+  const launch = async (): Promise<BrowserInstance> => {
+    const process = await options.launch();
+    launches += 1;
+    const instance: BrowserInstance = {
+      process,
+      state: 'live',
+      leases: 0,
+      captures: 0,
+      spares: new Map(),
+      aborters: new Set(),
+    };
+    instances.add(instance);
+    const gone = () =>
+      markDead(instance, captureFailed('render_failed', 'The browser exited during the capture'));
+    process.browser.on('disconnected', gone);
+    process.onExit(gone);
+    if (instance.state === 'live') {
+      current = instance;
+      options.onLive?.(instance);
+    }
+    return instance;
+  };
+
+  return {
+    live() {
+      if (current && (!current.process.alive() || !current.process.browser.isConnected())) {
+        markDead(current, captureFailed('render_failed', 'The browser exited during the capture'));
+      }
+      if (current?.state === 'live') return Promise.resolve(current);
+      launching ??= launch().finally(() => {
+        launching = undefined;
+      });
+      return launching;
+    },
+    attach(instance, aborter) {
+      instance.leases += 1;
+      instance.aborters.add(aborter);
+      let ended = false;
+      return () => {
+        if (ended) return;
+        ended = true;
+        instance.leases -= 1;
+        instance.aborters.delete(aborter);
+        if (instance.leases === 0 && instance.state === 'retiring') closeProcess(instance);
+      };
+    },
+    retire(instance) {
+      if (instance.state !== 'live') return;
+      instance.state = 'retiring';
+      leaveService(instance, true);
+      if (instance.leases === 0) closeProcess(instance);
+    },
+    markDead,
+    track,
+    abortAll(reason) {
+      for (const instance of instances) for (const aborter of instance.aborters) aborter.abort(reason);
+    },
+    async close() {
+      await launching?.catch(() => undefined);
+      for (const instance of [...instances]) {
+        instance.state = 'dead';
+        leaveService(instance, true);
+        closeProcess(instance);
+      }
+      await Promise.allSettled([...cleanups]);
+    },
+    launches: () => launches,
+    current: () => (current?.state === 'live' ? current : undefined),
+  };
+}

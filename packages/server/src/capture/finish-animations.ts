@@ -1,0 +1,246 @@
+import type { BrowserContext, Page } from 'playwright-core';
+
+/**
+ * How far the page's own clock is run ahead to finish script-driven animations (Chart.js,
+ * count-ups, requestAnimationFrame loops, timers). Every capture context runs on Playwright's
+ * page clock (`context.clock.install()`): time flows naturally until the capture, then the page's
+ * pending timers and animation frames are run back to back, without waiting for real time, until
+ * nothing is due within `quietMs` (docs/decisions.md, "Finished animations").
+ */
+export interface AnimationBudget {
+  /** Most page time run ahead; a page still busy then "never settles" and gets a warning. */
+  pageMs: number;
+  /** Most real time spent running it (a heavy rAF loop costs CPU per frame). */
+  wallMs: number;
+  /** Settled: no timer or animation frame due within this much page time. */
+  quietMs: number;
+  /** Page time run per step between checks. */
+  stepMs: number;
+}
+
+export const ANIMATION_BUDGET: AnimationBudget = { pageMs: 10_000, wallMs: 3000, quietMs: 1000, stepMs: 100 };
+
+/** What finishing did: page time run, and whether the page went quiet within the budget. */
+export interface FinishedAnimations {
+  ranMs: number;
+  settled: boolean;
+  /** A `<video>` was playing: its frame depends on when the shot is taken. */
+  videoPlaying: boolean;
+}
+
+/**
+ * The gate's state the init script reads: unset (the page sees everything), `reveal` (a full-page
+ * scroll: elements entering the viewport are reported, leaving it is not, so a count-up or
+ * reveal started on the way down is not reset further down), `frozen` (the page no longer sees
+ * scrolls, resizes or intersections).
+ */
+const GATE = 'vitrine.gate';
+export type PageGate = 'reveal' | 'frozen';
+
+/**
+ * Installed in every capture context before its page opens: the page clock, and a gate in front of
+ * scroll and resize events and IntersectionObserver callbacks. A full-page capture opens it in
+ * `reveal` for its scroll through the page, and closes it (`frozen`) once at the bottom and
+ * settled, so that returning to the top for the shot does not make scroll-reveal libraries hide
+ * the sections below again.
+ */
+export async function installPageClock(context: BrowserContext): Promise<void> {
+  await context.clock.install();
+  await context.addInitScript((gate: string) => {
+    const key = Symbol.for(gate);
+    const state = () => (window as unknown as Record<symbol, string | undefined>)[key];
+    for (const type of ['scroll', 'resize']) {
+      window.addEventListener(
+        type,
+        (event) => {
+          if (state() === 'frozen') event.stopImmediatePropagation();
+        },
+        true,
+      );
+    }
+    // What a full-page capture needs to know to skip scrolling through a page that would not
+    // notice (pageWatchesScrolling).
+    const watch = { observers: 0, scrollListeners: 0, navigating: false };
+    Object.defineProperty(window, Symbol.for(`${gate}.watch`), { value: watch });
+    // A navigation the page starts (a timer's redirect) while its clock is run ahead.
+    (window as unknown as { navigation?: EventTarget }).navigation?.addEventListener('navigate', () => {
+      watch.navigating = true;
+    });
+    for (const target of [window, document] as EventTarget[]) {
+      const add = target.addEventListener;
+      Object.defineProperty(target, 'addEventListener', {
+        configurable: true,
+        writable: true,
+        value: function addEventListener(
+          this: EventTarget,
+          ...args: Parameters<EventTarget['addEventListener']>
+        ) {
+          if (args[0] === 'scroll') watch.scrollListeners += 1;
+          return add.apply(this, args);
+        },
+      });
+    }
+    const Native = window.IntersectionObserver;
+    if (typeof Native !== 'function') return;
+    window.IntersectionObserver = class extends Native {
+      constructor(callback: IntersectionObserverCallback, options?: IntersectionObserverInit) {
+        watch.observers += 1;
+        super((entries, observer) => {
+          const now = state();
+          if (now === 'frozen') return;
+          const seen = now === 'reveal' ? entries.filter((entry) => entry.isIntersecting) : entries;
+          if (seen.length > 0) callback(seen, observer);
+        }, options);
+      }
+    };
+  }, GATE);
+}
+
+/** Sets the gate (see `installPageClock`). */
+export async function setPageGate(page: Page, gate: PageGate): Promise<void> {
+  await page.evaluate(
+    ({ key, value }) => {
+      (window as unknown as Record<symbol, string>)[Symbol.for(key)] = value;
+    },
+    { key: GATE, value: gate },
+  );
+}
+
+/**
+ * Whether the page could change as it is scrolled: it created an IntersectionObserver, listens
+ * to window or document scrolls, or has lazily loaded images or frames. A full page that does
+ * none of these is captured without scrolling through it first (the scroll is most of a long
+ * static page's waits, performance.md P7).
+ */
+export async function pageWatchesScrolling(page: Page): Promise<boolean> {
+  return page.evaluate((gate) => {
+    const watch = (
+      window as unknown as Record<symbol, { observers: number; scrollListeners: number } | undefined>
+    )[Symbol.for(`${gate}.watch`)];
+    if (!watch) return true;
+    return (
+      watch.observers > 0 ||
+      watch.scrollListeners > 0 ||
+      window.onscroll !== null ||
+      document.onscroll !== null ||
+      document.querySelector('img[loading="lazy"], iframe[loading="lazy"]') !== null
+    );
+  }, GATE);
+}
+
+/**
+ * Runs the page's clock ahead until it is quiet (one round trip; the loop runs in the page). On a
+ * static page nothing is due, so this costs one evaluate and no page time. Only the main frame's
+ * clock is run; iframes keep real time.
+ */
+export async function finishAnimations(
+  page: Page,
+  budget: AnimationBudget = ANIMATION_BUDGET,
+  options: { freezeAfter?: boolean } = {},
+): Promise<FinishedAnimations> {
+  const freeze = options.freezeAfter === true;
+  let finished: (FinishedAnimations & { navigating: boolean }) | undefined;
+  try {
+    finished = await runPageClock(page, budget, freeze);
+  } catch (error) {
+    if (page.isClosed() || !/context was destroyed|navigat/i.test(String(error))) throw error;
+  }
+  if (finished && !finished.navigating)
+    return { ranMs: finished.ranMs, settled: finished.settled, videoPlaying: finished.videoPlaying };
+  // A timer of the page navigated (a redirect after a splash, a reload): what a person would
+  // see is the next page. Let it load, then settle that one, once.
+  await nextDocumentLoaded(page, budget.wallMs * 2);
+  const next = await runPageClock(page, budget, freeze);
+  return { ranMs: next.ranMs, settled: next.settled, videoPlaying: next.videoPlaying };
+}
+
+/** Waits (bounded) until the document is a loaded one that has not started leaving. */
+async function nextDocumentLoaded(page: Page, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const ready = await page
+      .evaluate(
+        (gate) =>
+          document.readyState === 'complete' &&
+          (window as unknown as Record<symbol, { navigating: boolean } | undefined>)[
+            Symbol.for(`${gate}.watch`)
+          ]?.navigating !== true,
+        GATE,
+      )
+      .catch(() => false);
+    if (ready) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+function runPageClock(
+  page: Page,
+  budget: AnimationBudget,
+  freezeAfter: boolean,
+): Promise<FinishedAnimations & { navigating: boolean }> {
+  return page.evaluate(
+    async ({ budget, freeze, flag }) => {
+      interface Timer {
+        callAt: number;
+      }
+      interface Controller {
+        runFor(ms: number): Promise<void>;
+        countTimers(): number;
+        _firstTimer?: () => Timer | null;
+        _now?: { ticks: number };
+      }
+      const clock = (
+        globalThis as unknown as {
+          __pwClock?: { controller: Controller; builtins: { Date: DateConstructor } };
+        }
+      ).__pwClock;
+      const videoPlaying = () =>
+        [...document.querySelectorAll('video')].some((video) => !video.paused && !video.ended);
+      const done = (ranMs: number, settled: boolean) => {
+        if (freeze) (window as unknown as Record<symbol, string>)[Symbol.for(flag)] = 'frozen';
+        const watch = (window as unknown as Record<symbol, { navigating: boolean } | undefined>)[
+          Symbol.for(`${flag}.watch`)
+        ];
+        return { ranMs, settled, videoPlaying: videoPlaying(), navigating: watch?.navigating === true };
+      };
+      if (!clock) return done(0, true);
+      const controller = clock.controller;
+      // Time until the next timer or frame callback; the controller's private view when there
+      // is one (Playwright's clock), otherwise "now" while any timer is pending.
+      const dueIn = () => {
+        if (typeof controller._firstTimer === 'function' && controller._now) {
+          const next = controller._firstTimer();
+          return next ? next.callAt - controller._now.ticks : Number.POSITIVE_INFINITY;
+        }
+        return controller.countTimers() > 0 ? 0 : Number.POSITIVE_INFINITY;
+      };
+      const realNow = () => clock.builtins.Date.now();
+      const started = realNow();
+      let ranMs = 0;
+      while (dueIn() <= budget.quietMs) {
+        if (ranMs >= budget.pageMs || realNow() - started >= budget.wallMs) return done(ranMs, false);
+        try {
+          await controller.runFor(budget.stepMs);
+        } catch {
+          // A callback of the page threw: the page's own bug, reported nowhere else either. The
+          // clock has run the step's other callbacks and moved on.
+        }
+        ranMs += budget.stepMs;
+      }
+      return done(ranMs, true);
+    },
+    { budget, freeze: freezeAfter, flag: GATE },
+  );
+}
+
+/** The warnings a capture reports about a page that did not settle. */
+export function animationWarnings(finished: FinishedAnimations): string[] {
+  const warnings: string[] = [];
+  if (!finished.settled) {
+    warnings.push(
+      `The page kept animating (timers or animation frames still due after ${finished.ranMs} ms of page time); captured at that point`,
+    );
+  }
+  if (finished.videoPlaying) warnings.push('A video was playing; the capture shows the frame at that moment');
+  return warnings;
+}

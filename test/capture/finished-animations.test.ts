@@ -1,0 +1,127 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BrowserPool } from '../../packages/server/src/capture/browser-pool.ts';
+import { capture } from '../../packages/server/src/capture/capture-page.ts';
+import { pageWatchesScrolling } from '../../packages/server/src/capture/finish-animations.ts';
+import type { PageCaptureOptions } from '../../packages/server/src/capture/page-capture-options.ts';
+import { decode, near, pageOptions, testPool } from '../support/capture-test-kit.ts';
+import { type RunningServer, startFixtureServer } from '../support/fixture-server.ts';
+import { differingPixels } from '../support/pixel-difference.ts';
+
+let server: RunningServer;
+let pool: BrowserPool;
+const settings = { navigationTimeoutMs: 20_000 };
+
+beforeAll(async () => {
+  server = await startFixtureServer();
+  pool = testPool({ captureTimeoutMs: 60_000 });
+});
+
+afterAll(async () => {
+  await pool?.close();
+  await server?.close();
+});
+
+function shoot(page: string, overrides: Partial<PageCaptureOptions> = {}) {
+  return capture(pool, pageOptions(`${server.origin}/animations/${page}`, overrides), settings);
+}
+
+/**
+ * Pixels that differ visibly (a channel by more than 32). A count-up one digit off or a chart
+ * a few pixels short is hundreds of pixels; the tolerance is for anti-aliasing only.
+ */
+async function difference(a: Buffer, b: Buffer): Promise<number> {
+  const pixels = await differingPixels(a, b, 32);
+  console.log('differing pixels', pixels);
+  return pixels;
+}
+const TOLERANCE = 60;
+
+describe('finished animations (real Chart.js, CountUp.js and AOS)', () => {
+  for (const dpr of [1, 2]) {
+    it(`draws the charts fully and the count-ups at their final value, at once (dpr ${dpr})`, async () => {
+      const settled = await shoot('charts.html?static', { deviceScaleFactor: dpr });
+      const shot = await shoot('charts.html', { deviceScaleFactor: dpr });
+      expect(shot.warnings).toEqual([]);
+      expect(await difference(shot.png, settled.png)).toBeLessThan(TOLERANCE);
+      // And the same as a capture taken after a long wait (the animations ran in real time).
+      const waited = await shoot('charts.html', { deviceScaleFactor: dpr, waitFor: 4000 });
+      expect(await difference(shot.png, waited.png)).toBeLessThan(TOLERANCE);
+    });
+  }
+
+  it('shows the scroll-revealed sections in the viewport', async () => {
+    const settled = await shoot('reveal.html?static');
+    const shot = await shoot('reveal.html');
+    expect(shot.warnings).toEqual([]);
+    expect(await difference(shot.png, settled.png)).toBeLessThan(TOLERANCE);
+  });
+
+  for (const dpr of [1, 2]) {
+    it(`shows every scroll-revealed section and count-up of a full page (dpr ${dpr})`, async () => {
+      const settled = await shoot('reveal.html?static', { fullPage: true, deviceScaleFactor: dpr });
+      const shot = await shoot('reveal.html', { fullPage: true, deviceScaleFactor: dpr });
+      expect(shot.height).toBe(640 * 5 * dpr);
+      expect(shot.warnings).toEqual([]);
+      expect(await difference(shot.png, settled.png)).toBeLessThan(TOLERANCE);
+    });
+  }
+
+  it('captures a page that never settles at a bounded point, with a warning', async () => {
+    const started = performance.now();
+    const shot = await shoot('never-settles.html');
+    expect(performance.now() - started).toBeLessThan(30_000);
+    expect(shot.warnings).toEqual([expect.stringMatching(/kept animating .* captured at that point/)]);
+  });
+
+  it('does not fail when callbacks of the page throw, and still finishes its animation', async () => {
+    const shot = await shoot('throws.html');
+    expect(shot.warnings).toEqual([]);
+    expect(near((await decode(shot.png)).at(100, 100), [0, 255, 0])).toBe(true);
+  });
+
+  it('settles a carousel that rests between slides on its first slide', async () => {
+    const shot = await shoot('carousel.html');
+    expect(shot.warnings).toEqual([]);
+    expect(near((await decode(shot.png)).at(400, 150), [0, 0, 255])).toBe(true);
+  });
+
+  it('adds wait_for on top: a capture waited for shows the page later, still settled', async () => {
+    // After about 3.5 s the carousel has moved to its second slide and finished the move.
+    const shot = await shoot('carousel.html', { waitFor: 3500 });
+    expect(shot.warnings).toEqual([]);
+    expect(near((await decode(shot.png)).at(400, 150), [255, 128, 0])).toBe(true);
+  });
+
+  it('scrolls through a full page only when the page could notice', async () => {
+    const watches = (path: string) =>
+      pool.run(async (lease) => {
+        await lease.page.goto(`${server.origin}/${path}`);
+        return pageWatchesScrolling(lease.page);
+      });
+    expect(await watches('bench/long.html')).toBe(false);
+    expect(await watches('capture/simple.html')).toBe(false);
+    expect(await watches('capture/lazy.html')).toBe(true); // an IntersectionObserver
+    expect(await watches('animations/reveal.html')).toBe(true); // AOS listens to scroll
+    server.route('/lazy-img', (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end('<img loading="lazy" src="/capture/red.svg" style="margin-top:3000px">');
+    });
+    expect(await watches('lazy-img')).toBe(true);
+    server.route('/onscroll', (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end('<body onscroll="void 0" style="height:3000px">');
+    });
+    expect(await watches('onscroll')).toBe(true);
+  });
+
+  it('follows a redirect made by a timer while the clock runs ahead, and captures the next page', async () => {
+    const shot = await shoot('redirects.html');
+    expect(shot.finalUrl).toBe(`${server.origin}/capture/simple.html`);
+    expect(shot.warnings).toEqual([]);
+  });
+
+  it('costs a static page no page time and no warning', async () => {
+    const shot = await shoot('../capture/simple.html');
+    expect(shot.warnings).toEqual([]);
+  });
+});

@@ -1,0 +1,59 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RunningServer, startFixtureServer } from '../support/fixture-server.ts';
+import { differingPixels } from '../support/pixel-difference.ts';
+import { startTestApp, type TestApp, type TestKey } from '../support/test-app.ts';
+
+// Finished animations through the API (real Chart.js and CountUp.js): the default capture, raw
+// and styled, equals the same page with the libraries' animations switched off.
+describe('finished animations through /v1/raw and /v1/capture', () => {
+  let t: TestApp;
+  let fixtures: RunningServer;
+  let owner: TestKey;
+
+  beforeAll(async () => {
+    fixtures = await startFixtureServer();
+    t = await startTestApp('sqlite', {
+      env: { VITRINE_ALLOW_TARGETS: '127.0.0.2', VITRINE_BROWSER_CONCURRENCY: '2' },
+    });
+    owner = await t.createKey({ credits: 200 });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await fixtures?.close();
+  });
+
+  const page = (name: string) => `${fixtures.origin}/animations/${name}`;
+
+  async function image(route: '/v1/raw' | '/v1/capture', json: Record<string, unknown>) {
+    const res = await t.request('POST', route, { key: owner.key, json: { cache_ttl: 0, ...json } });
+    expect(res.status, res.text).toBe(201);
+    const bytes = Buffer.from(await (await fetch(`${t.baseUrl}/cdn/r/${res.json.id}.png`)).arrayBuffer());
+    return { bytes, warnings: res.json.warnings as string[] };
+  }
+
+  const cases = [
+    { route: '/v1/raw', dpr: 1, extra: {} },
+    { route: '/v1/raw', dpr: 2, extra: {} },
+    { route: '/v1/capture', dpr: 1, extra: {} },
+    { route: '/v1/capture', dpr: 2, extra: {} },
+    { route: '/v1/capture', dpr: 1, extra: { compose_mode: 'browser' } },
+  ] as const;
+  for (const { route, dpr, extra } of cases) {
+    it(`${route} ${JSON.stringify(extra)} at dpr ${dpr}: charts drawn and figures final`, async () => {
+      const body = { viewport: { width: 800, height: 600 }, output: { format: 'png', dpr }, ...extra };
+      const settled = await image(route, { url: page('charts.html?static'), ...body });
+      const shot = await image(route, { url: page('charts.html'), ...body });
+      expect(shot.warnings).toEqual([]);
+      expect(await differingPixels(shot.bytes, settled.bytes, 32)).toBeLessThan(60);
+    });
+  }
+
+  it('says so when a page never settles', async () => {
+    const res = await t.request('POST', '/v1/capture', {
+      key: owner.key,
+      json: { url: page('never-settles.html'), cache_ttl: 0 },
+    });
+    expect(res.status, res.text).toBe(201);
+    expect(res.json.warnings).toEqual([expect.stringMatching(/kept animating/)]);
+  });
+});
