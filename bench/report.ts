@@ -6,6 +6,7 @@ import { CHROMIUM_PATH } from './baselines.ts';
 import type { CdnLoadResult } from './cdn-load.ts';
 import type { ComposeResult } from './compose.ts';
 import type { CpuResult } from './cpu.ts';
+import type { ElementBenchResult } from './element.ts';
 import type { ThroughputResult } from './in-process.ts';
 import type { Stats } from './measure.ts';
 import type { PixelCheck } from './pixels.ts';
@@ -39,6 +40,7 @@ export interface Results {
   cpu?: Record<string, CpuResult>;
   pixels?: Record<string, PixelCheck>;
   memory?: MemoryResult;
+  element?: ElementBenchResult[];
   elapsedSeconds?: number;
 }
 
@@ -220,6 +222,15 @@ export function markdown(r: Results): string {
     lines.push(
       '',
       `Memory at concurrency 4 (PSS from /proc/*/smaps_rollup, summed RSS beside it): the service tree over ${v.captures} fresh raw captures in ${Math.round(v.elapsedMs / 1000)} s (${v.failed} failed, up to ${v.processes} processes): idle ${v.idle.pssMb} MB PSS (${v.idle.rssMb} MB RSS), peak ${v.peakPssMb} MB PSS (${v.peakRssMb} MB RSS); median PSS ${v.earlyPssMb} MB over the second fifth and ${v.latePssMb} MB over the last fifth (drift ${r.memory.driftPercent} %; RSS ${v.earlyRssMb} -> ${v.lateRssMb} MB, ${r.memory.rssDriftPercent} %). bare-playwright's tree (its Node and its Chromium) over ${b.captures} captures of the same pages in the same run (${b.failed} failed, up to ${b.processes} processes): idle ${b.idle.pssMb} MB PSS, peak ${b.peakPssMb} MB PSS (${b.peakRssMb} MB RSS).`,
+    );
+  }
+  if (r.element) {
+    lines.push('', 'Element resolution (`element`) on a loaded page, p50 / p95 ms:', '');
+    lines.push(
+      table(
+        ['page', 'description', 'candidates', 'resolve ms', 'answer'],
+        r.element.map((e) => [e.page, e.query, String(e.candidates), ms(e.resolve), e.outcome]),
+      ),
     );
   }
   if (r.notes.length) lines.push('', ...r.notes.map((n) => `- ${n}`));

@@ -22,6 +22,7 @@ import { barePlaywrightProcess } from './bare-process.ts';
 import { barePlaywright, captureWebsitePerCall, captureWebsiteWarm } from './baselines.ts';
 import { benchCompose } from './compose.ts';
 import { bareContender, cpuSection } from './cpu.ts';
+import { elementSection } from './element.ts';
 import {
   type Contenders,
   cacheSection,
@@ -44,6 +45,7 @@ const SECTIONS = [
   'throughput',
   'cache',
   'compose',
+  'element',
   'preview',
   'start',
   'cpu',
@@ -97,6 +99,11 @@ try {
     results.composeIsolated = await benchCompose(Math.max(8, ROUNDS));
     for (const c of results.composeIsolated)
       console.log(`  ${c.look} ${c.mode} dpr${c.dpr}: p50 ${c.warm.p50} ms`);
+  }
+
+  if (wanted('element')) {
+    console.log('element resolution on the heavy and long pages (issue 14)');
+    results.element = await elementSection(pages, VIEWPORT, Math.max(5, ROUNDS));
   }
 
   const inProcess = (['latency', 'fullpage', 'throughput', 'cache', 'compose', 'preview'] as const).some(

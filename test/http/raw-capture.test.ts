@@ -144,7 +144,7 @@ describe('POST /v1/raw', () => {
     expect(canary.hits).toEqual([]);
   });
 
-  it('validates fields with named errors and refuses element for now', async () => {
+  it('validates fields with named errors; element is resolved like on /v1/capture', async () => {
     const missing = await t.request('POST', '/v1/raw', { key: owner.key, json: {} });
     expect(missing.status).toBe(400);
     expect(missing.json.error.message).toBe('Missing required field: url (or site)');
@@ -167,8 +167,8 @@ describe('POST /v1/raw', () => {
       key: owner.key,
       json: { url: page('simple.html'), element: 'the pricing table' },
     });
-    expect(element.status).toBe(400);
-    expect(element.json.error.message).toContain('element');
+    expect(element.status, element.text).toBe(422);
+    expect(element.json.error.details.reason).toBe('element_not_found');
 
     const styled = await t.request('POST', '/v1/raw', {
       key: owner.key,

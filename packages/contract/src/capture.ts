@@ -70,7 +70,10 @@ export const targetFieldsShape = {
   dark_mode: z.boolean().optional().meta({ default: D.dark_mode }),
   full_page: z.boolean().optional().meta({ default: D.full_page }),
   hide_selectors: z.array(selectorString).max(CAPTURE_LIMITS.blockEntries).optional(),
-  element: z.string().min(1).max(500).optional(),
+  element: z.string().min(1).max(500).optional().meta({
+    description:
+      'One part of the page in plain words ("pricing table", "signup form"); captured like selector, reported in element_resolved. Not with selector or full_page',
+  }),
   selector: selectorString.optional(),
 };
 

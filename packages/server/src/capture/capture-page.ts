@@ -5,6 +5,7 @@ import { sleep } from './abort-race.ts';
 import type { BlockLists } from './block-lists.ts';
 import type { BrowserPool, PageLease, RunOptions } from './browser-pool.ts';
 import { captureFailed, navigationError, renderFailed } from './capture-errors.ts';
+import { type ElementChooser, resolveElement } from './element/resolve-element.ts';
 import {
   animationWarnings,
   finishAnimations,
@@ -36,6 +37,8 @@ export interface PageCaptureSettings {
   lazyImageWaitMs?: number;
   /** Largest capture in device pixels (width x height); default 64 MP. */
   maxCapturePixels?: number;
+  /** Picks among the best candidates for `element` (the AI provider); absent: built-in scoring. */
+  chooseElement?: ElementChooser;
 }
 
 interface Clip {
@@ -157,7 +160,9 @@ export async function capturePage(
     const maxCss = CAPTURE_LIMITS.fullPageMaxCssPx;
     const fontWaitMs = settings.fontWaitMs ?? 5000;
     let pageHeight = 0;
-    if (options.fullPage) {
+    // `element` describes any part of the page: lazy sections must exist before candidates are
+    // listed, so it is prepared like a full page.
+    if (options.fullPage || options.element !== undefined) {
       // Fonts first: the page's height, and so the scroll, depends on them. Every section has
       // been in view once we are at the bottom: finish what that started there, then stop the
       // page from seeing the way back up (scroll-reveal libraries would hide sections again).
@@ -182,7 +187,17 @@ export async function capturePage(
     phase('waits');
 
     let clip: Clip | undefined;
-    if (options.selector !== undefined) {
+    let element: PageCapture['element'];
+    if (options.element !== undefined) {
+      element = await resolveElement(page, options.element, {
+        chooseElement: settings.chooseElement,
+        signal,
+      });
+      clip = await selectorClip(lease, element.selector);
+      // The box shot (after scrolling it into view) is the one reported.
+      element.bbox = { x: clip.x, y: clip.y, width: clip.width, height: clip.height };
+      phase('element');
+    } else if (options.selector !== undefined) {
       clip = await selectorClip(lease, options.selector);
     } else if (options.fullPage) {
       clip = {
@@ -216,7 +231,15 @@ export async function capturePage(
     phase('capture');
     const title = await page.title().catch(() => '');
     // The URL at the shot: a timer of the page may have navigated while it settled.
-    return { png, ...pngSize(png), warnings, timings, finalUrl: page.url(), title };
+    return {
+      png,
+      ...pngSize(png),
+      warnings,
+      timings,
+      finalUrl: page.url(),
+      title,
+      ...(element ? { element } : {}),
+    };
   } catch (error) {
     if (signal.aborted) throw signal.reason;
     throw renderFailed(error);

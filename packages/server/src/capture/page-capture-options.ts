@@ -1,3 +1,5 @@
+import type { ElementResolution } from './element/resolve-element.ts';
+
 /**
  * What the capture stage needs to take one screenshot: the request's "Target and browser"
  * fields after defaults and device presets were applied. Produced by the render pipeline,
@@ -21,6 +23,8 @@ export interface PageCaptureOptions {
   hideSelectors: string[];
   /** Capture only this element's box. */
   selector: string | undefined;
+  /** Capture the element this plain-language description means (resolved in the page). */
+  element?: string | undefined;
 }
 
 /** The screenshot as Chromium produced it, before composition and the one final encode. */
@@ -38,4 +42,6 @@ export interface PageCapture {
   finalUrl: string;
   /** The document title (browser frames show it in their tab). */
   title: string;
+  /** How `element` was resolved (absent without `element`). */
+  element?: ElementResolution;
 }

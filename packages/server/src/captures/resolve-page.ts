@@ -27,16 +27,6 @@ export function resolveOutput(output: RawCaptureRequest['output']): ResolvedOutp
   };
 }
 
-/** Fields that need a later capability; refused clearly rather than ignored. */
-function refuseUnsupported(request: RawCaptureRequest): void {
-  if (request.element !== undefined) {
-    throw invalidParam(
-      'element',
-      'Plain-language element resolution is not available on this server yet; use `selector` with a CSS selector',
-    );
-  }
-}
-
 /** A device's own capture settings, used when the request gives no viewport. */
 export interface DeviceDefaults {
   viewport: { width: number; height: number };
@@ -57,12 +47,28 @@ export function resolvePageCapture(
   output: ResolvedOutput,
   device?: DeviceDefaults,
 ): PageCaptureOptions {
-  refuseUnsupported(request);
   if (request.selector !== undefined && request.full_page) {
     throw invalidParam(
       'full_page',
       'full_page and selector cannot be combined: a selector captures one element',
     );
+  }
+  const element = request.element?.trim();
+  if (request.element !== undefined) {
+    if (request.selector !== undefined) {
+      throw invalidParam(
+        'element',
+        'element and selector cannot be combined: give a plain-language description or a CSS selector, not both',
+      );
+    }
+    if (request.full_page) {
+      throw invalidParam(
+        'element',
+        'element and full_page cannot be combined: element captures one part of the page',
+      );
+    }
+    if (!element)
+      throw invalidParam('element', 'element must describe a part of the page, e.g. "pricing table"');
   }
   const block = request.block ?? [];
   // With a device and no viewport, the device's viewport, DPR, user agent, mobile and touch
@@ -82,5 +88,6 @@ export function resolvePageCapture(
     fullPage: request.full_page ?? CAPTURE_DEFAULTS.full_page,
     hideSelectors: request.hide_selectors ?? [],
     selector: request.selector,
+    ...(element ? { element } : {}),
   };
 }

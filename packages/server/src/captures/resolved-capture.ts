@@ -67,6 +67,7 @@ const resolvedCapturePayloadSchema = z.object({
     darkMode: z.boolean(),
     fullPage: z.boolean(),
     hideSelectors: z.array(z.string()),
+    element: z.string().optional(),
   }),
   output: z.object({ format: z.enum(OUTPUT_FORMATS), dpr: z.literal([1, 2, 3]) }),
   style: z.record(z.string(), z.unknown()).nullable(),
@@ -123,6 +124,8 @@ export function resolvedParamsOf(capture: ResolvedCapture): Record<string, unkno
     full_page_max_height: CAPTURE_LIMITS.fullPageMaxCssPx,
     hide_selectors: page.hideSelectors,
     selector: page.selector ?? null,
+    // Only when given, so the results cached before `element` existed keep their keys.
+    ...(page.element !== undefined ? { element: page.element } : {}),
     output,
     ...(capture.style ?? {}),
     ...(capture.authProfile ? { auth_profile_id: capture.authProfile.id } : {}),

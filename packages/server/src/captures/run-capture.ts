@@ -170,7 +170,7 @@ export function createCaptureRunner(deps: CaptureRunnerDeps) {
         warnings: JSON.stringify([...capture.warnings, ...output.warnings]),
         resolved_params: JSON.stringify({ ...resolvedParamsOf(capture), ...output.resolved }),
         ai_decisions: '{}',
-        element_resolved: '{}',
+        element_resolved: JSON.stringify(output.element ?? {}),
         created_at: now.toISOString(),
         cache_expires_at: new Date(now.getTime() + capture.cacheTtlSeconds * 1000).toISOString(),
       };

@@ -65,6 +65,8 @@ export interface RenderOutput {
   /** Milliseconds per phase: the capture stage's own phases, then compose, encode, store. */
   timings: Record<string, number>;
   finalUrl: string;
+  /** How `element` was resolved, for `element_resolved` (absent without `element`). */
+  element?: PageCapture['element'];
 }
 
 async function timed<T>(timings: Record<string, number>, phase: string, work: () => Promise<T>): Promise<T> {
@@ -117,5 +119,6 @@ export async function runRender(
     resolved: composed?.resolved ?? {},
     timings,
     finalUrl: capture.finalUrl,
+    ...(capture.element ? { element: capture.element } : {}),
   };
 }
