@@ -39,6 +39,11 @@ export interface ComposeResult {
   coldMs: number;
   /** Later renders: backgrounds and shadow masks come from the compose cache, as in the service. */
   warm: Stats;
+  /**
+   * CPU time of this process per warm render (process.cpuUsage: JavaScript and sharp's threads;
+   * in browser mode Chromium's own CPU is not in it). Steadier than wall time on a shared machine.
+   */
+  warmCpu: Stats;
 }
 
 /**
@@ -66,19 +71,24 @@ export async function benchCompose(rounds: number): Promise<ComposeResult[]> {
           { width: shot.width, height: shot.height, dpr },
           { measurer: fonts.measurer },
         );
+        const cpu: number[] = [];
         const run = async () => {
+          const before = process.cpuUsage();
           const raw =
             mode === 'satori'
               ? await renderRaster(scene, shot, { fonts, cache })
               : await renderInBrowser(scene, shot, { withPage, fonts: browserFonts, cache });
           await encodeImage(raw, { format: 'png' });
+          const used = process.cpuUsage(before);
+          cpu.push((used.user + used.system) / 1000);
         };
-        return { name: `${look} ${mode} dpr${dpr}`, look, mode, dpr, scene, run };
+        return { name: `${look} ${mode} dpr${dpr}`, look, mode, dpr, scene, run, cpu };
       }),
   );
   try {
     const cold = new Map<string, number>();
     for (const s of setups) cold.set(s.name, await timed(s.run));
+    for (const s of setups) s.cpu.length = 0;
     const contenders = Object.fromEntries(setups.map((s) => [s.name, s.run]));
     const times = await interleaved(contenders, rounds, { warmup: 1 });
     return setups.map((s) => ({
@@ -89,6 +99,8 @@ export async function benchCompose(rounds: number): Promise<ComposeResult[]> {
       megapixels: Math.round((s.scene.canvas.width * s.scene.canvas.height) / 1e5) / 10,
       coldMs: Math.round(cold.get(s.name) ?? 0),
       warm: stats(times[s.name] ?? []),
+      // The interleaved rounds start with one warm-up render per contender.
+      warmCpu: stats(s.cpu.slice(1)),
     }));
   } finally {
     await pool.close();

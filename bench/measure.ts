@@ -175,23 +175,3 @@ export function treeMemory(pid: number, exclude?: (pid: number) => boolean): Tre
   }
   return { processes, rssMb: Math.round(rss / 1024), pssMb: Math.round(pss / 1024) };
 }
-
-/** Samples a process tree's memory every `everyMs` until stopped; keeps the peak. */
-export function memorySampler(pid: number, everyMs = 250, exclude?: (pid: number) => boolean) {
-  let peak: TreeMemory = { processes: 0, rssMb: 0, pssMb: 0 };
-  const sample = () => {
-    const now = treeMemory(pid, exclude);
-    if (now.rssMb > peak.rssMb) peak = { ...now, pssMb: Math.max(now.pssMb, peak.pssMb) };
-    else if (now.pssMb > peak.pssMb) peak = { ...peak, pssMb: now.pssMb };
-    return now;
-  };
-  const timer = setInterval(sample, everyMs);
-  return {
-    sample,
-    stop(): TreeMemory {
-      clearInterval(timer);
-      sample();
-      return peak;
-    },
-  };
-}

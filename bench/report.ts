@@ -5,9 +5,11 @@ import path from 'node:path';
 import { CHROMIUM_PATH } from './baselines.ts';
 import type { CdnLoadResult } from './cdn-load.ts';
 import type { ComposeResult } from './compose.ts';
+import type { CpuResult } from './cpu.ts';
 import type { ElementBenchResult } from './element.ts';
 import type { ThroughputResult } from './in-process.ts';
 import type { Stats } from './measure.ts';
+import type { PixelCheck } from './pixels.ts';
 import type { MemoryResult } from './spawned-service.ts';
 import { targets } from './targets.ts';
 
@@ -35,6 +37,8 @@ export interface Results {
   /** Issue 16: a style change on an already captured page (the playground's preview update). */
   preview?: { client: Stats; server: Stats; navigations: number; rounds: number };
   start?: { healthyMs: number; firstCaptureMs: number }[];
+  cpu?: Record<string, CpuResult>;
+  pixels?: Record<string, PixelCheck>;
   memory?: MemoryResult;
   element?: ElementBenchResult[];
   elapsedSeconds?: number;
@@ -134,7 +138,7 @@ export function markdown(r: Results): string {
     lines.push('', 'Compose + PNG encode in process, per look and mode:', '');
     lines.push(
       table(
-        ['look', 'mode', 'dpr', 'canvas', 'MP', 'cold ms', 'warm p50 / p95 ms'],
+        ['look', 'mode', 'dpr', 'canvas', 'MP', 'cold ms', 'warm p50 / p95 ms', 'warm CPU p50 ms'],
         r.composeIsolated.map((c) => [
           c.look ?? 'default',
           c.mode,
@@ -143,6 +147,7 @@ export function markdown(r: Results): string {
           String(c.megapixels),
           String(c.coldMs),
           ms(c.warm),
+          c.warmCpu ? String(Math.round(c.warmCpu.p50)) : '-',
         ]),
       ),
     );
@@ -154,11 +159,69 @@ export function markdown(r: Results): string {
       `Preview update time (playground, issue 16): a style change on an already captured page, default look, ${p.rounds} rounds: client p50 / p95 ${ms(p.client)}, server p50 / p95 ${ms(p.server)}; ${p.navigations} of ${p.rounds} navigated (the capture-level page cache reloads nothing). Target: under 300 ms p50.`,
     );
   }
-  if (r.memory) {
-    const mm = r.memory;
+  if (r.cpu) {
+    const bare = r.cpu['bare-playwright'];
+    const x = (v: number, b: number | undefined) => (b ? ` (${Math.round((v / b) * 100) / 100} x)` : '');
     lines.push(
       '',
-      `Memory: ${mm.captures} fresh raw captures at concurrency 4 in ${Math.round(mm.elapsedMs / 1000)} s (${mm.failed} failed), up to ${mm.processes} processes; idle ${mm.idleRssMb} MB RSS, peak ${mm.peakRssMb} MB RSS (${mm.peakPssMb} MB PSS), median RSS ${mm.earlyRssMb} MB over the second fifth and ${mm.lateRssMb} MB over the last fifth.`,
+      `Back-to-back sequential captures of the simple page (${bare?.captures ?? '?'} per contender over the rounds, no idle time between requests): wall and CPU per capture, CPU from /proc/<pid>/stat of each contender's process tree by class; the egress proxy runs inside the service's Node. "machine" is the whole machine's busy CPU (/proc/stat) per capture, bench client and any other load included.`,
+      '',
+    );
+    lines.push(
+      table(
+        [
+          'contender',
+          'wall p50 / p95 ms',
+          'wall mean ms',
+          'node',
+          'browser',
+          'renderer',
+          'gpu+utility',
+          'other',
+          'tree CPU ms',
+          'per round',
+          'machine',
+        ],
+        Object.entries(r.cpu).map(([k, v]) => [
+          k,
+          ms(v.wall),
+          `${v.wallMeanMs}${k === 'bare-playwright' ? '' : x(v.wallMeanMs, bare?.wallMeanMs)}`,
+          String(v.cpuMs.node),
+          String(v.cpuMs.browser),
+          String(v.cpuMs.renderer),
+          String(v.cpuMs['gpu+utility']),
+          String(v.cpuMs.other),
+          `**${v.cpuMs.total}**${k === 'bare-playwright' ? '' : x(v.cpuMs.total, bare?.cpuMs.total)}`,
+          v.perRound.join(', '),
+          String(v.machineMs),
+        ]),
+      ),
+    );
+  }
+  if (r.pixels) {
+    const cell = (c: PixelCheck['previous'] | undefined) =>
+      c === undefined
+        ? '-'
+        : typeof c === 'string'
+          ? c
+          : `max ${c.maxDelta}, mean ${c.meanDelta}, ${c.differing * 100} % over 24`;
+    lines.push(
+      '',
+      'Pixels of the bench pages (1440x900): against the previous run on this machine, and raw against bare-playwright:',
+      '',
+    );
+    lines.push(
+      table(
+        ['capture', 'vs previous run', 'vs bare-playwright'],
+        Object.entries(r.pixels).map(([k, v]) => [k, cell(v.previous), cell(v.bare)]),
+      ),
+    );
+  }
+  if (r.memory) {
+    const { vitrine: v, bare: b } = r.memory;
+    lines.push(
+      '',
+      `Memory at concurrency 4 (PSS from /proc/*/smaps_rollup, summed RSS beside it): the service tree over ${v.captures} fresh raw captures in ${Math.round(v.elapsedMs / 1000)} s (${v.failed} failed, up to ${v.processes} processes): idle ${v.idle.pssMb} MB PSS (${v.idle.rssMb} MB RSS), peak ${v.peakPssMb} MB PSS (${v.peakRssMb} MB RSS); median PSS ${v.earlyPssMb} MB over the second fifth and ${v.latePssMb} MB over the last fifth (drift ${r.memory.driftPercent} %; RSS ${v.earlyRssMb} -> ${v.lateRssMb} MB, ${r.memory.rssDriftPercent} %). bare-playwright's tree (its Node and its Chromium) over ${b.captures} captures of the same pages in the same run (${b.failed} failed, up to ${b.processes} processes): idle ${b.idle.pssMb} MB PSS, peak ${b.peakPssMb} MB PSS (${b.peakRssMb} MB RSS).`,
     );
   }
   if (r.element) {

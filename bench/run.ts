@@ -6,7 +6,11 @@
  *   node bench/run.ts [sections]   sections: comma-separated names from SECTIONS (default all)
  *
  * Sizes (environment): BENCH_ROUNDS (sequential rounds, default 10), BENCH_BLOCK_SECONDS
- * (throughput block, default 10), BENCH_DRIFT_CAPTURES and BENCH_DRIFT_SECONDS (memory run: at most 200 captures or 150 s).
+ * (throughput block, default 10), BENCH_CPU_CAPTURES and BENCH_CPU_ROUNDS (back-to-back CPU run:
+ * 30 captures per contender, 2 rounds), BENCH_DRIFT_CAPTURES and BENCH_DRIFT_SECONDS (memory run:
+ * at most 1,000 captures or 1,200 s), BENCH_BARE_MEMORY_CAPTURES (bare-playwright's memory run,
+ * 200). BENCH_QUICK=1 shrinks every default for development (3 rounds, 4 s blocks, 10 CPU
+ * captures in 1 round, 120 drift captures); a quick run never writes docs/benchmarks.md.
  * VITRINE_BROWSER_CONCURRENCY, when set, is passed to the in-process service (to compare pool sizes).
  * Benchmarks, not tests: nothing here fails on a slow figure.
  */
@@ -14,8 +18,10 @@ import { execFileSync } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
 import { startFixtureServer } from '../test/support/fixture-server.ts';
+import { barePlaywrightProcess } from './bare-process.ts';
 import { barePlaywright, captureWebsitePerCall, captureWebsiteWarm } from './baselines.ts';
 import { benchCompose } from './compose.ts';
+import { bareContender, cpuSection } from './cpu.ts';
 import { elementSection } from './element.ts';
 import {
   type Contenders,
@@ -28,9 +34,10 @@ import {
   throughputSection,
   VIEWPORT,
 } from './in-process.ts';
+import { pixelSection } from './pixels.ts';
 import { machineFacts, printTable, type Results, writeDocs, writeJson } from './report.ts';
 import { startVitrine } from './service.ts';
-import { measureMemory, startWithMake } from './spawned-service.ts';
+import { measureMemory, postCapture, startWithMake } from './spawned-service.ts';
 
 const SECTIONS = [
   'latency',
@@ -41,6 +48,7 @@ const SECTIONS = [
   'element',
   'preview',
   'start',
+  'cpu',
   'memory',
 ] as const;
 type Section = (typeof SECTIONS)[number];
@@ -52,11 +60,16 @@ if (unknown.length > 0) {
   process.exit(2);
 }
 const wanted = (s: Section) => filter.length === 0 || filter.includes(s);
-const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
-const ROUNDS = env('BENCH_ROUNDS', 10);
-const BLOCK_SECONDS = env('BENCH_BLOCK_SECONDS', 10);
-const DRIFT_CAPTURES = env('BENCH_DRIFT_CAPTURES', 200);
-const DRIFT_SECONDS = env('BENCH_DRIFT_SECONDS', 150);
+const QUICK = process.env.BENCH_QUICK === '1';
+const env = (name: string, full: number, quick: number) =>
+  Number(process.env[name] ?? (QUICK ? quick : full));
+const ROUNDS = env('BENCH_ROUNDS', 10, 3);
+const BLOCK_SECONDS = env('BENCH_BLOCK_SECONDS', 10, 4);
+const CPU_CAPTURES = env('BENCH_CPU_CAPTURES', 30, 10);
+const CPU_ROUNDS = env('BENCH_CPU_ROUNDS', 2, 1);
+const DRIFT_CAPTURES = env('BENCH_DRIFT_CAPTURES', 1000, 120);
+const DRIFT_SECONDS = env('BENCH_DRIFT_SECONDS', 1200, 90);
+const BARE_MEMORY_CAPTURES = env('BENCH_BARE_MEMORY_CAPTURES', 200, 60);
 
 const startedAt = performance.now();
 const results: Results = {
@@ -65,7 +78,11 @@ const results: Results = {
   settings: {
     rounds: ROUNDS,
     blockSeconds: BLOCK_SECONDS,
+    quick: QUICK,
+    cpuCaptures: CPU_CAPTURES,
+    cpuRounds: CPU_ROUNDS,
     driftCaptures: DRIFT_CAPTURES,
+    bareMemoryCaptures: BARE_MEMORY_CAPTURES,
     viewport: VIEWPORT,
   },
   sections: filter.length ? filter : [...SECTIONS],
@@ -143,7 +160,7 @@ try {
     }
   }
 
-  if (wanted('start') || wanted('memory')) {
+  if (wanted('start') || wanted('memory') || wanted('cpu')) {
     console.log('make start to first capture (P6)');
     // "On an installed tree": whatever `make start` would install is installed first, untimed.
     execFileSync('bash', [path.join(import.meta.dirname, '../scripts/install.sh')], { stdio: 'ignore' });
@@ -155,22 +172,68 @@ try {
       console.log(
         `  run ${i + 1}: healthy ${service.startToHealthyMs} ms, first capture ${service.startToFirstCaptureMs} ms`,
       );
-      const last = i === startRuns - 1;
-      if (last && wanted('memory')) {
-        console.log(`memory at concurrency 4 over ${DRIFT_CAPTURES} captures (P5)`);
-        try {
+      if (i < startRuns - 1 || !(wanted('cpu') || wanted('memory'))) {
+        await service.stop();
+        continue;
+      }
+      // The service started by `make start` is a process of its own: its tree is the service's
+      // Node (with the egress proxy in it) and its Chromium; bare-playwright runs forked too.
+      const bare = await barePlaywrightProcess(VIEWPORT);
+      try {
+        if (wanted('cpu')) {
+          console.log(`CPU per capture, ${CPU_CAPTURES} back-to-back captures x ${CPU_ROUNDS} rounds (P8)`);
+          const via = (route: '/v1/raw' | '/v1/capture') => ({
+            roots: [service.servicePid],
+            capture: () => postCapture(service.baseUrl, service.key, route, pages.simple),
+          });
+          results.cpu = await cpuSection(
+            {
+              'bare-playwright': bareContender(bare, pages.simple),
+              'vitrine-raw': via('/v1/raw'),
+              'vitrine-capture': via('/v1/capture'),
+            },
+            CPU_CAPTURES,
+            CPU_ROUNDS,
+          );
+          console.table(
+            Object.fromEntries(
+              Object.entries(results.cpu).map(([k, v]) => [
+                k,
+                { 'wall p50 ms': v.wall.p50, 'wall mean ms': v.wallMeanMs, ...v.cpuMs, machine: v.machineMs },
+              ]),
+            ),
+          );
+        }
+        if (wanted('cpu')) {
+          console.log('pixels of the bench pages against the previous run and bare-playwright');
+          const image = async (route: '/v1/raw' | '/v1/capture', url: string) => {
+            const answer = (await (await postCapture(service.baseUrl, service.key, route, url)).json()) as {
+              url: string;
+            };
+            const response = await fetch(new URL(answer.url, service.baseUrl));
+            if (!response.ok) throw new Error(`image ${answer.url}: ${response.status}`);
+            return new Uint8Array(await response.arrayBuffer());
+          };
+          results.pixels = await pixelSection(image, bare, pages);
+        }
+        if (wanted('memory')) {
+          console.log(`memory at concurrency 4 over ${DRIFT_CAPTURES} captures (P5)`);
           results.memory = await measureMemory(
             service,
+            bare,
             Object.values(pages),
             DRIFT_CAPTURES,
+            BARE_MEMORY_CAPTURES,
             DRIFT_SECONDS * 1000,
           );
           const m = results.memory;
-          console.log(`  peak RSS ${m.peakRssMb} MB (PSS ${m.peakPssMb} MB), drift ${m.driftPercent} %`);
-        } finally {
-          await service.stop();
+          console.log(
+            `  vitrine peak PSS ${m.vitrine.peakPssMb} MB (RSS ${m.vitrine.peakRssMb} MB), bare-playwright peak PSS ${m.bare.peakPssMb} MB (RSS ${m.bare.peakRssMb} MB); PSS drift ${m.driftPercent} % over ${m.vitrine.captures} captures`,
+          );
         }
-      } else await service.stop();
+      } finally {
+        await Promise.allSettled([bare.close(), service.stop()]);
+      }
     }
     if (wanted('start')) results.start = runs;
   }
@@ -188,5 +251,5 @@ if (peakLoad > results.machine.nproc) {
 }
 printTable(results);
 writeJson(results);
-if (filter.length === 0) writeDocs(results);
-else console.log('(a filtered run: docs/benchmarks.md left as it is)');
+if (filter.length === 0 && !QUICK) writeDocs(results);
+else console.log('(a filtered or quick run: docs/benchmarks.md left as it is)');

@@ -3,7 +3,16 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { freePort } from '../test/support/test-app.ts';
-import { batch, commandLine, memorySampler, percentile, processTree, sleep, treeMemory } from './measure.ts';
+import type { BareProcess } from './bare-process.ts';
+import {
+  batch,
+  commandLine,
+  percentile,
+  processTree,
+  sleep,
+  type TreeMemory,
+  treeMemory,
+} from './measure.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 
@@ -103,58 +112,80 @@ export async function startWithMake(url: string): Promise<SpawnedService> {
 }
 
 export function rawCapture(baseUrl: string, key: string, url: string, body: object = {}): Promise<Response> {
-  return fetch(`${baseUrl}/v1/raw`, {
+  return postCapture(baseUrl, key, '/v1/raw', url, body);
+}
+
+/** POST /v1/raw or /v1/capture of `url` at 1440x900 with no cache; resolves once the answer is read. */
+export function postCapture(
+  baseUrl: string,
+  key: string,
+  route: '/v1/raw' | '/v1/capture',
+  url: string,
+  body: object = {},
+): Promise<Response> {
+  return fetch(`${baseUrl}${route}`, {
     method: 'POST',
     headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
     body: JSON.stringify({ url, viewport: { width: 1440, height: 900 }, cache_ttl: 0, ...body }),
   }).then(async (response) => {
-    await response.arrayBuffer();
-    return response;
+    const body = await response.arrayBuffer();
+    if (!response.ok) throw new Error(`${route} answered ${response.status}`);
+    // The body is read (as a client would), and kept for a caller that wants the answer.
+    return new Response(body, { status: response.status, headers: response.headers });
   });
 }
 
-export interface MemoryResult {
+/** Memory of one contender's tree during a run at concurrency 4. */
+export interface TreeRun {
   captures: number;
   failed: number;
-  concurrency: number;
-  idleRssMb: number;
+  idle: TreeMemory;
   peakRssMb: number;
   peakPssMb: number;
+  /** Median PSS and RSS over the second fifth of the run (after warm-up) and over the last fifth. */
+  earlyPssMb: number;
+  latePssMb: number;
   earlyRssMb: number;
   lateRssMb: number;
-  driftPercent: number;
   processes: number;
   elapsedMs: number;
 }
 
-/**
- * P5: peak memory of the service process and its Chromium children (RSS summed from /proc, plus
- * PSS, which counts shared pages once) during `count` fresh raw captures at concurrency 4, and the
- * drift: median tree RSS over the last fifth of the run against the second fifth (after warm-up).
- * Stops at `count` captures or after `maxMs`, whichever comes first.
- */
-export async function measureMemory(
-  service: SpawnedService,
+export interface MemoryResult {
+  concurrency: number;
+  vitrine: TreeRun;
+  bare: TreeRun;
+  /** Drift of the service tree's PSS (median, last fifth against second fifth), percent. */
+  driftPercent: number;
+  /** The same for summed RSS. */
+  rssDriftPercent: number;
+}
+
+/** `count` captures of `urls` in turn at concurrency 4 while the tree of `pid` is sampled every 250 ms. */
+async function treeRun(
+  pid: number,
+  capture: (url: string) => Promise<unknown>,
   urls: string[],
   count: number,
   maxMs: number,
-): Promise<MemoryResult> {
-  const idle = treeMemory(service.servicePid);
-  const sampler = memorySampler(service.servicePid, 250);
-  const samples: { at: number; rssMb: number }[] = [];
+): Promise<TreeRun> {
+  const idle = treeMemory(pid);
+  const samples: { at: number; rssMb: number; pssMb: number }[] = [];
   let processes = 0;
   let completed = 0;
-  const timer = setInterval(() => {
-    const now = treeMemory(service.servicePid);
+  let peakRssMb = 0;
+  let peakPssMb = 0;
+  const sample = () => {
+    const now = treeMemory(pid);
     processes = Math.max(processes, now.processes);
-    samples.push({ at: completed, rssMb: now.rssMb });
-  }, 250);
+    peakRssMb = Math.max(peakRssMb, now.rssMb);
+    peakPssMb = Math.max(peakPssMb, now.pssMb);
+    samples.push({ at: completed, rssMb: now.rssMb, pssMb: now.pssMb });
+  };
+  const timer = setInterval(sample, 250);
   const started = performance.now();
   const { completed: captures, failed } = await batch(
-    async (i) => {
-      const response = await rawCapture(service.baseUrl, service.key, urls[i % urls.length] as string);
-      if (!response.ok) throw new Error(`status ${response.status}`);
-    },
+    (i) => capture(urls[i % urls.length] as string),
     4,
     count,
     (n) => {
@@ -164,25 +195,58 @@ export async function measureMemory(
   );
   const elapsedMs = performance.now() - started;
   clearInterval(timer);
-  const peak = sampler.stop();
-  const window = (from: number, to: number) =>
+  sample();
+  const window = (from: number, to: number, field: 'rssMb' | 'pssMb') =>
     percentile(
-      samples.filter((s) => s.at >= from * captures && s.at < to * captures).map((s) => s.rssMb),
+      samples.filter((s) => s.at >= from * captures && s.at < to * captures).map((s) => s[field]),
       50,
     );
-  const early = window(0.2, 0.4);
-  const late = window(0.8, 1.01);
   return {
     captures,
     failed,
-    concurrency: 4,
-    idleRssMb: idle.rssMb,
-    peakRssMb: peak.rssMb,
-    peakPssMb: peak.pssMb,
-    earlyRssMb: early,
-    lateRssMb: late,
-    driftPercent: early ? Math.round(((late - early) / early) * 1000) / 10 : 0,
+    idle,
+    peakRssMb,
+    peakPssMb,
+    earlyPssMb: window(0.2, 0.4, 'pssMb'),
+    latePssMb: window(0.8, 1.01, 'pssMb'),
+    earlyRssMb: window(0.2, 0.4, 'rssMb'),
+    lateRssMb: window(0.8, 1.01, 'rssMb'),
     processes,
     elapsedMs: Math.round(elapsedMs),
+  };
+}
+
+const drift = (early: number, late: number) => (early ? Math.round(((late - early) / early) * 1000) / 10 : 0);
+
+/**
+ * P5: memory of the service process and its Chromium children (PSS from /proc/<pid>/smaps_rollup,
+ * which shares pages out between the processes that map them, and summed RSS beside it, which
+ * counts them once per process) during `count` fresh raw captures at concurrency 4; and, in the
+ * same run, of bare-playwright's tree (its Node process and its Chromium) during `bareCount`
+ * captures of the same pages at the same concurrency. Drift: median tree PSS over the last fifth
+ * of the service's run against the second fifth. Each run stops at its count or after `maxMs`.
+ */
+export async function measureMemory(
+  service: SpawnedService,
+  bare: BareProcess,
+  urls: string[],
+  count: number,
+  bareCount: number,
+  maxMs: number,
+): Promise<MemoryResult> {
+  const bareRun = await treeRun(bare.pid, (url) => bare.capture(url), urls, bareCount, maxMs);
+  const vitrine = await treeRun(
+    service.servicePid,
+    (url) => rawCapture(service.baseUrl, service.key, url),
+    urls,
+    count,
+    maxMs,
+  );
+  return {
+    concurrency: 4,
+    vitrine,
+    bare: bareRun,
+    driftPercent: drift(vitrine.earlyPssMb, vitrine.latePssMb),
+    rssDriftPercent: drift(vitrine.earlyRssMb, vitrine.lateRssMb),
   };
 }

@@ -1,6 +1,6 @@
 import { invert, type Mat3 } from '../camera/camera-math.ts';
 import { BLUR_TABLE, type BlurLevel, type BlurredLayer, blurParam } from './layer-blur.ts';
-import { quadRows } from './quad-rows.ts';
+import { type QuadRows, quadRows } from './quad-rows.ts';
 import { clamped, overPremul, type RgbaTarget, type StraightLayer } from './straight-layer.ts';
 
 /**
@@ -103,23 +103,151 @@ export function warpOnto(
 ): void {
   const rows = quadRows(h, { x: layer.x, y: layer.y, width: layer.width, height: layer.height }, target);
   if (!rows) return;
+  const inv = invert(h);
+  const step = blur ? blurGridStep(blur, inv, rows) : 1;
+  const grid = blur && step > 1 ? blurGrid(blur, inv, layer, rows, step) : null;
   const ctx: WarpRow = {
-    inv: invert(h),
+    inv,
     layer,
-    blur,
+    blur: grid ? null : blur,
+    grid,
     dst: clamped(target.data),
     width: target.width,
     acc: new Float64Array(4),
   };
   // One call per row: V8 optimises a small function called often far better than one long loop.
-  for (let y = rows.y0; y < rows.y1; y++)
+  for (let y = rows.y0; y < rows.y1; y++) {
+    if (grid) lerpGridRows(grid, y);
     warpRow(ctx, y, rows.from[y - rows.y0] as number, rows.to[y - rows.y0] as number);
+  }
+}
+
+/**
+ * The blur levels evaluated on a coarse grid of target px, `step` px apart (each point: the
+ * stacked levels' premultiplied colour and what still shows under them), for the warp to
+ * interpolate bilinearly per pixel: a blurred level has no detail finer than its blur, so with
+ * `step` at most half the smallest level's blur as projected, a linear interpolation stays
+ * within about 2 levels of 8-bit colour of sampling every pixel, at 1 / step^2 of the taps.
+ * `row` holds the grid interpolated at the current target row (lerpGridRows).
+ */
+interface BlurGrid {
+  step: number;
+  gx: number;
+  gy: number;
+  gw: number;
+  /** 5 floats per point: premultiplied r, g, b, a (x 255) and the rest (0..1). */
+  values: Float32Array;
+  row: Float32Array;
+}
+
+/** Grid step for `blur` under the inverse map: a power of two, at most half the smallest projected sigma and 4. */
+function blurGridStep(blur: BlurredLayer, inv: Mat3, rows: QuadRows): number {
+  const sigma = Math.min(...blur.levels.map((l) => l.sigma));
+  if (!Number.isFinite(sigma)) return 1;
+  // Layer px per target px, at most, over the rows' extent (the Jacobian at the quad's corners).
+  let most = 0;
+  const [a, b, , d, e, , g, hh, ii] = inv;
+  const xs = [Math.min(...rows.from), Math.max(...rows.to)];
+  for (const y of [rows.y0 + 0.5, rows.y1 - 0.5])
+    for (const x of xs) {
+      const w = g * x + hh * y + ii;
+      if (w <= 0) return 1;
+      const sx = (inv[0] * x + inv[1] * y + inv[2]) / w;
+      const sy = (inv[3] * x + inv[4] * y + inv[5]) / w;
+      const jxx = (a - g * sx) / w;
+      const jyx = (d - g * sy) / w;
+      const jxy = (b - hh * sx) / w;
+      const jyy = (e - hh * sy) / w;
+      most = Math.max(most, Math.hypot(jxx, jyx), Math.hypot(jxy, jyy));
+    }
+  const projected = sigma / Math.max(most, 1e-9);
+  let step = 1;
+  while (step < 4 && step * 2 <= projected / 2) step *= 2;
+  return step;
+}
+
+function blurGrid(
+  blur: BlurredLayer,
+  inv: Mat3,
+  layer: StraightLayer,
+  rows: QuadRows,
+  step: number,
+): BlurGrid {
+  let x0 = Number.POSITIVE_INFINITY;
+  let x1 = 0;
+  for (let k = 0; k < rows.from.length; k++) {
+    if ((rows.to[k] as number) <= (rows.from[k] as number)) continue;
+    x0 = Math.min(x0, rows.from[k] as number);
+    x1 = Math.max(x1, rows.to[k] as number);
+  }
+  if (x1 <= x0) x0 = x1 = 0;
+  // The grid starts one step before (x0, y0) so every pixel centre has points on both sides.
+  const gx = x0 - step;
+  const gy = rows.y0 - step;
+  const gw = Math.ceil((x1 - x0) / step) + 3;
+  const gh = Math.ceil((rows.y1 - rows.y0) / step) + 3;
+  const values = new Float32Array(gw * gh * 5);
+  const acc = new Float64Array(4);
+  for (let j = 0; j < gh; j++)
+    blurGridRow(blur, inv, layer, values, gw, j, gx, gy + (j + 0.5) * step, step, acc);
+  return { step, gx, gy, gw, values, row: new Float32Array(gw * 5) };
+}
+
+/** Grid row `j` at target y `py`: the blur levels through the inverse map at each point. */
+function blurGridRow(
+  blur: BlurredLayer,
+  inv: Mat3,
+  layer: StraightLayer,
+  values: Float32Array,
+  gw: number,
+  j: number,
+  gx: number,
+  py: number,
+  step: number,
+  acc: Float64Array,
+): void {
+  const [a, b, c, d, e, f, g, hh, ii] = inv;
+  const lx = layer.x + 0.5;
+  const ly = layer.y + 0.5;
+  for (let i = 0, k = j * gw * 5; i < gw; i++, k += 5) {
+    const px = gx + (i + 0.5) * step;
+    const w = g * px + hh * py + ii;
+    acc[0] = 0;
+    acc[1] = 0;
+    acc[2] = 0;
+    acc[3] = 0;
+    let rest = 1;
+    if (w > 0) {
+      const sx = (a * px + b * py + c) / w;
+      const sy = (d * px + e * py + f) / w;
+      rest = blurTaps(blur, blurParam(blur.geometry, sx, sy), sx - lx, sy - ly, acc);
+    }
+    values[k] = acc[0] as number;
+    values[k + 1] = acc[1] as number;
+    values[k + 2] = acc[2] as number;
+    values[k + 3] = acc[3] as number;
+    values[k + 4] = rest;
+  }
+}
+
+/** The grid interpolated at target row `y` into `grid.row`. */
+function lerpGridRows(grid: BlurGrid, y: number): void {
+  const v = (y + 0.5 - grid.gy) / grid.step - 0.5;
+  const j = Math.floor(v);
+  const ay = v - j;
+  const { values, row } = grid;
+  const n = grid.gw * 5;
+  for (let i = 0, k = j * n; i < n; i++, k++)
+    row[i] = (values[k] as number) * (1 - ay) + (values[k + n] as number) * ay;
 }
 
 interface WarpRow {
   inv: Mat3;
   layer: StraightLayer;
+  /** Blur levels sampled per pixel (when no grid is coarse enough to pay). */
   blur: BlurredLayer | null;
+  /** Blur levels interpolated from a coarse grid, its row at the current y ready. */
+  grid: BlurGrid | null;
   dst: Uint8ClampedArray;
   width: number;
   acc: Float64Array;
@@ -155,7 +283,7 @@ function blurTaps(blur: BlurredLayer, t: number, fx: number, fy: number, acc: Fl
 /** Target pixels [x0, x1) of row `y` (see warpOnto). */
 function warpRow(ctx: WarpRow, y: number, x0: number, x1: number): void {
   const [a, b, c, d, e, f, g, hh, ii] = ctx.inv;
-  const { layer, dst, acc, blur } = ctx;
+  const { layer, dst, acc, blur, grid } = ctx;
   const src = layer.data;
   const W = layer.width;
   const H = layer.height;
@@ -179,7 +307,19 @@ function warpRow(ctx: WarpRow, y: number, x0: number, x1: number): void {
     acc[1] = 0;
     acc[2] = 0;
     acc[3] = 0;
-    const rest = blur ? blurTaps(blur, blurParam(blur.geometry, sx, sy), fx, fy, acc) : 1;
+    let rest = 1;
+    if (grid) {
+      const gu = (x + 0.5 - grid.gx) / grid.step - 0.5;
+      const iu = Math.floor(gu);
+      const au = gu - iu;
+      const r = grid.row;
+      const k = iu * 5;
+      acc[0] = (r[k] as number) * (1 - au) + (r[k + 5] as number) * au;
+      acc[1] = (r[k + 1] as number) * (1 - au) + (r[k + 6] as number) * au;
+      acc[2] = (r[k + 2] as number) * (1 - au) + (r[k + 7] as number) * au;
+      acc[3] = (r[k + 3] as number) * (1 - au) + (r[k + 8] as number) * au;
+      rest = (r[k + 4] as number) * (1 - au) + (r[k + 9] as number) * au;
+    } else if (blur) rest = blurTaps(blur, blurParam(blur.geometry, sx, sy), fx, fy, acc);
     if (rest > 1 / 1024) {
       // Footprint: the columns of the inverse map's Jacobian at this pixel.
       const jxx = (a - g * sx) * iw;

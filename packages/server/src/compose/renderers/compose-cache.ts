@@ -17,8 +17,24 @@ export interface ComposeCache {
   readonly size: number;
 }
 
-export function createComposeCache(maxEntries = 48): ComposeCache {
-  const entries = new Map<string, Promise<RawImage | ShadowMask>>();
+/**
+ * Bounded by entry count and by bytes (the pixels of resolved entries): entries are canvas-size
+ * images of up to 25 MB at dpr 2, so a count alone could hold gigabytes. The newest entry is
+ * always kept, even when it alone is over the byte budget.
+ */
+export function createComposeCache(maxEntries = 48, maxBytes = 256 * 2 ** 20): ComposeCache {
+  const entries = new Map<string, { value: Promise<RawImage | ShadowMask>; bytes: number }>();
+  let bytes = 0;
+  const drop = (key: string) => {
+    const entry = entries.get(key);
+    if (!entry) return;
+    bytes -= entry.bytes;
+    entries.delete(key);
+  };
+  const evict = () => {
+    while (entries.size > maxEntries || (bytes > maxBytes && entries.size > 1))
+      drop(entries.keys().next().value as string);
+  };
   return {
     get<T>(key: string) {
       const hit = entries.get(key);
@@ -26,12 +42,25 @@ export function createComposeCache(maxEntries = 48): ComposeCache {
         entries.delete(key);
         entries.set(key, hit);
       }
-      return hit as Promise<T> | undefined;
+      return hit?.value as Promise<T> | undefined;
     },
     set(key, value) {
-      entries.set(key, value);
-      value.catch(() => entries.delete(key));
-      while (entries.size > maxEntries) entries.delete(entries.keys().next().value as string);
+      drop(key);
+      const entry = { value: value as Promise<RawImage | ShadowMask>, bytes: 0 };
+      entries.set(key, entry);
+      value.then(
+        (resolved) => {
+          if (entries.get(key) !== entry) return;
+          // Every value is pixels (RawImage, ShadowMask); anything else counts for nothing.
+          entry.bytes = (resolved as { data?: { length: number } } | undefined)?.data?.length ?? 0;
+          bytes += entry.bytes;
+          evict();
+        },
+        () => {
+          if (entries.get(key) === entry) drop(key);
+        },
+      );
+      evict();
     },
     get size() {
       return entries.size;

@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest';
+import type { CpuResult } from '../../bench/cpu.ts';
+import type { Results } from '../../bench/report.ts';
+import type { TreeRun } from '../../bench/spawned-service.ts';
+import { targets } from '../../bench/targets.ts';
+
+const base: Results = {
+  date: '2026-11-23T00:00:00Z',
+  machine: { nproc: 2, memoryGb: 8, cpu: 'x', chromium: '1', node: 'v24', loadAverageBefore: [0, 0, 0] },
+  settings: {},
+  sections: [],
+  notes: [],
+};
+const stats = { n: 1, p50: 1, p95: 1, min: 1, max: 1 };
+const cpu = (total: number): CpuResult => ({
+  captures: 30,
+  wall: stats,
+  wallMeanMs: 1,
+  cpuMs: { node: total, browser: 0, renderer: 0, 'gpu+utility': 0, other: 0, total },
+  machineMs: total,
+  perRound: [total],
+});
+const tree = (peakPssMb: number, captures: number): TreeRun => ({
+  captures,
+  failed: 0,
+  idle: { processes: 1, rssMb: 1, pssMb: 1 },
+  peakRssMb: peakPssMb * 2,
+  peakPssMb,
+  earlyPssMb: 100,
+  latePssMb: 105,
+  earlyRssMb: 100,
+  lateRssMb: 105,
+  processes: 5,
+  elapsedMs: 1000,
+});
+const row = (r: Results, id: string) => targets(r).find((t) => t.id === id);
+
+describe('bench targets', () => {
+  it('lists every P-target of performance.md, in order', () => {
+    expect(targets(base).map((t) => t.id)).toEqual([
+      'P1',
+      'P1r',
+      'P2',
+      'P3',
+      'P4',
+      'P5',
+      'P6',
+      'P7',
+      'P8',
+      'P9',
+      'P10',
+    ]);
+    expect(targets(base).every((t) => t.verdict === 'not measured')).toBe(true);
+  });
+
+  it('P8: styled at most bare-playwright CPU and raw at most 0.8 x', () => {
+    const meets = {
+      ...base,
+      cpu: { 'bare-playwright': cpu(800), 'vitrine-raw': cpu(600), 'vitrine-capture': cpu(790) },
+    };
+    expect(row(meets, 'P8')?.verdict).toBe('meets');
+    const short = {
+      ...base,
+      cpu: { 'bare-playwright': cpu(800), 'vitrine-raw': cpu(700), 'vitrine-capture': cpu(790) },
+    };
+    expect(row(short, 'P8')?.verdict).toBe('falls short');
+  });
+
+  it('P5: PSS against bare-playwright; fewer than 1,000 captures is at best partly', () => {
+    const memory = (vitrinePss: number, captures: number) => ({
+      ...base,
+      memory: {
+        concurrency: 4,
+        vitrine: tree(vitrinePss, captures),
+        bare: tree(1000, 200),
+        driftPercent: 5,
+        rssDriftPercent: 5,
+      },
+    });
+    expect(row(memory(900, 1000), 'P5')?.verdict).toBe('meets');
+    expect(row(memory(900, 400), 'P5')?.verdict).toBe('partly');
+    expect(row(memory(1100, 1000), 'P5')?.verdict).toBe('falls short');
+  });
+});
