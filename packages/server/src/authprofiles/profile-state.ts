@@ -52,7 +52,8 @@ function badCookieValue(value: string): boolean {
 export function profileDomain(input: string): string {
   let host: string;
   try {
-    host = normalizeDomain(input);
+    // Cookies are scoped by host, never by port: a project domain's port does not belong here.
+    host = normalizeDomain(input).replace(/:\d+$/, '');
   } catch (error) {
     // A single label (`com`) is not a dotted host name; say why it is refused.
     const label = parseHost(input.trim(), { allowPrivateDomains: true });
