@@ -70,10 +70,14 @@ describe('capture service under load and failure', () => {
 
   it('kill -9 of Chromium fails only the captures in flight, refunds them, and the next capture succeeds', async () => {
     const before = (await t.request('GET', '/v1/usage', { key: key.key })).json.credits_remaining;
-    const inFlight = [capture('/slow?ms=3000&k=1'), capture('/slow?ms=3000&k=2')];
-    // Wait until both captures hold a page, then kill the browser process outright.
-    for (let i = 0; i < 200 && t.app.browserPool.stats().inFlight < 2; i++)
+    // The pages answer long after the kill, so both captures are still in flight when it comes,
+    // however long a loaded machine takes to start the second one.
+    const inFlight = [capture('/slow?ms=10000&k=1'), capture('/slow?ms=10000&k=2')];
+    // Wait until both captures hold a page (a generous budget: 2 loaded cores), then kill the
+    // browser process outright. A capture not yet holding a page would run on the next browser.
+    for (let i = 0; i < 3000 && t.app.browserPool.stats().inFlight < 2; i++)
       await new Promise((r) => setTimeout(r, 20));
+    expect(t.app.browserPool.stats().inFlight).toBe(2);
     const pid = t.app.browserPool.stats().browserPid;
     expect(pid).toBeGreaterThan(0);
     process.kill(pid!, 'SIGKILL');
@@ -88,5 +92,5 @@ describe('capture service under load and failure', () => {
     const next = await capture('/capture/simple.html');
     expect(next.status, next.text).toBe(201);
     expect(t.app.browserPool.stats().browserPid).not.toBe(pid);
-  });
+  }, 120_000);
 });
