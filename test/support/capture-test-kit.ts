@@ -5,7 +5,10 @@ import {
   type BrowserPoolOptions,
   createBrowserPool,
 } from '../../packages/server/src/capture/browser-pool.ts';
-import type { PageCaptureOptions } from '../../packages/server/src/capture/page-capture-options.ts';
+import {
+  type PageCaptureOptions,
+  plainPageOptions,
+} from '../../packages/server/src/capture/page-capture-options.ts';
 
 /** A pool on Debian's Chromium without the egress proxy (the SSRF suite covers proxying). */
 export function testPool(overrides: Partial<BrowserPoolOptions> = {}): BrowserPool {
@@ -20,22 +23,7 @@ export function testPool(overrides: Partial<BrowserPoolOptions> = {}): BrowserPo
 }
 
 export function pageOptions(url: string, overrides: Partial<PageCaptureOptions> = {}): PageCaptureOptions {
-  return {
-    url,
-    viewport: { width: 800, height: 600 },
-    deviceScaleFactor: 1,
-    userAgent: undefined,
-    isMobile: false,
-    hasTouch: false,
-    waitFor: undefined,
-    block: [],
-    injectCss: undefined,
-    darkMode: false,
-    fullPage: false,
-    hideSelectors: [],
-    selector: undefined,
-    ...overrides,
-  };
+  return plainPageOptions(url, overrides);
 }
 
 export interface Pixels {

@@ -4,7 +4,8 @@ import { type CliContext, clientOf, print } from '../cli-context.ts';
 import { CliError, EXIT } from '../exit-codes.ts';
 import { formatTable } from '../table.ts';
 
-function scopeList(value: string | undefined): Scope[] {
+/** `--scopes a,b`: every name must be one of the contract's scopes (none given: no scopes). */
+export function scopeList(value: string | undefined): Scope[] {
   if (value === undefined) return [];
   const list = value
     .split(',')

@@ -1,10 +1,11 @@
 import os from 'node:os';
-import { type DeviceTokenResponse, SCOPES, type Scope } from '@vitrine/contract';
+import { type DeviceTokenResponse, SCOPES } from '@vitrine/contract';
 import { type Command, Option } from 'commander';
 import { ApiError, createApiClient } from '../api-client.ts';
 import { type CliContext, clientOf, print, settingsOf, userAgent } from '../cli-context.ts';
 import { configFile, removeStoredConfig, writeStoredConfig } from '../config-store.ts';
 import { CliError, EXIT } from '../exit-codes.ts';
+import { scopeList } from './account-commands.ts';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -15,21 +16,6 @@ function clientName(version: string): string {
     .replace(/[^\p{L}\p{N}\p{P}\p{Zs}]/gu, '')
     .slice(0, 60);
   return `vitrine CLI ${version}${host ? ` on ${host}` : ''}`;
-}
-
-function parseScopeList(value: string): Scope[] {
-  const list = value
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
-  const unknown = list.filter((s) => !(SCOPES as readonly string[]).includes(s));
-  if (unknown.length > 0) {
-    throw new CliError(
-      `Unknown scope ${unknown.join(', ')}. Must be any of: ${SCOPES.join(', ')}`,
-      EXIT.usage,
-    );
-  }
-  return list as Scope[];
 }
 
 interface LoginOptions {
@@ -44,7 +30,7 @@ interface LoginOptions {
  */
 async function login(context: CliContext, options: LoginOptions): Promise<void> {
   const settings = settingsOf(context, options.url);
-  const scopes = options.scopes ? parseScopeList(options.scopes) : [];
+  const scopes = scopeList(options.scopes);
   const client = createApiClient({ baseUrl: settings.url, userAgent: userAgent(context) });
   const { body: code } = await client.call('createDeviceCode', {
     body: { client_name: clientName(context.version), ...(scopes.length > 0 ? { scopes } : {}) },

@@ -3,7 +3,11 @@ import type { Brand } from '@vitrine/contract';
 import sharp from 'sharp';
 import { brandOfPage } from '../ai/brand-fields.ts';
 import { readScreenshot } from '../ai/screenshot-palette.ts';
-import type { PageCapture, PageCaptureOptions } from '../capture/page-capture-options.ts';
+import {
+  type PageCapture,
+  type PageCaptureOptions,
+  plainPageOptions,
+} from '../capture/page-capture-options.ts';
 import { AppError } from '../errors/app-error.ts';
 import type { GuardedFetch } from '../netpolicy/guarded-fetch.ts';
 import type { BlobStore } from '../storage/blob-store.ts';
@@ -24,22 +28,7 @@ const IMAGE_MAX_BYTES = 5 * 1024 * 1024;
 export const BRAND_ASSET_KEY = /^brand\/[a-f0-9]{40}\.png$/;
 
 function pageOptions(url: string): PageCaptureOptions {
-  return {
-    url,
-    viewport: { width: 1280, height: 800 },
-    deviceScaleFactor: 1,
-    userAgent: undefined,
-    isMobile: false,
-    hasTouch: false,
-    waitFor: undefined,
-    block: [],
-    injectCss: undefined,
-    darkMode: false,
-    fullPage: false,
-    hideSelectors: [],
-    selector: undefined,
-    collectSignals: true,
-  };
+  return plainPageOptions(url, { viewport: { width: 1280, height: 800 }, collectSignals: true });
 }
 
 /** The reason a brand_error gives, in the contract's generic terms (never an address or net::ERR). */

@@ -30,6 +30,29 @@ export interface PageCaptureOptions {
   collectSignals?: boolean;
 }
 
+/** A plain page of `url`: no device, no waits, nothing blocked or injected (brand, tests). */
+export function plainPageOptions(
+  url: string,
+  overrides: Partial<PageCaptureOptions> = {},
+): PageCaptureOptions {
+  return {
+    url,
+    viewport: { width: 800, height: 600 },
+    deviceScaleFactor: 1,
+    userAgent: undefined,
+    isMobile: false,
+    hasTouch: false,
+    waitFor: undefined,
+    block: [],
+    injectCss: undefined,
+    darkMode: false,
+    fullPage: false,
+    hideSelectors: [],
+    selector: undefined,
+    ...overrides,
+  };
+}
+
 /** The screenshot as Chromium produced it, before composition and the one final encode. */
 export interface PageCapture {
   /** PNG bytes from CDP (fast, lightly compressed); decoded by the next stage, never re-encoded as is. */
