@@ -32,7 +32,9 @@ export function useParityKit(): ParityKit {
   let pool: BrowserPool | undefined;
   let browserFonts: BrowserFonts;
   beforeAll(async () => {
-    pool = testPool({ concurrency: 1 });
+    // A generous deadline: on 2 loaded cores a large browser compose can outlast the default,
+    // and a deadline tears the browser down ("The browser exited during the capture").
+    pool = testPool({ concurrency: 1, captureTimeoutMs: 120_000 });
     browserFonts = await loadBrowserFonts();
   });
   afterAll(async () => {

@@ -262,5 +262,6 @@ describe('compose_mode browser through the API', () => {
       await t.close();
       await fixtures.close();
     }
-  });
+    // Starts an app and renders three times with Chromium: slow on 2 loaded cores.
+  }, 120_000);
 });
