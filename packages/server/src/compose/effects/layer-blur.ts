@@ -57,49 +57,53 @@ export function halved(src: { data: Buffer; width: number; height: number }): {
   const w = Math.ceil(W / 2);
   const h = Math.ceil(H / 2);
   const out = Buffer.alloc(w * h * 4);
-  for (let y = 0; y < h; y++) {
-    const r0 = 2 * y * W * 4;
-    const r1 = Math.min(2 * y + 1, H - 1) * W * 4;
-    for (let x = 0, o = y * w * 4; x < w; x++, o += 4) {
-      const c0 = 8 * x;
-      const c1 = Math.min(2 * x + 1, W - 1) * 4;
-      const a00 = data[r0 + c0 + 3] as number;
-      const a01 = data[r0 + c1 + 3] as number;
-      const a10 = data[r1 + c0 + 3] as number;
-      const a11 = data[r1 + c1 + 3] as number;
-      const a = a00 + a01 + a10 + a11;
-      out[o + 3] = (a + 2) >> 2;
-      if (a === 0) continue;
-      const k = 1 / a;
-      const p00 = r0 + c0;
-      const p01 = r0 + c1;
-      const p10 = r1 + c0;
-      const p11 = r1 + c1;
-      // Uint8 stores round half up: the +0.5 makes the truncation a rounding.
-      out[o] =
-        ((data[p00] as number) * a00 +
-          (data[p01] as number) * a01 +
-          (data[p10] as number) * a10 +
-          (data[p11] as number) * a11) *
-          k +
-        0.5;
-      out[o + 1] =
-        ((data[p00 + 1] as number) * a00 +
-          (data[p01 + 1] as number) * a01 +
-          (data[p10 + 1] as number) * a10 +
-          (data[p11 + 1] as number) * a11) *
-          k +
-        0.5;
-      out[o + 2] =
-        ((data[p00 + 2] as number) * a00 +
-          (data[p01 + 2] as number) * a01 +
-          (data[p10 + 2] as number) * a10 +
-          (data[p11 + 2] as number) * a11) *
-          k +
-        0.5;
-    }
-  }
+  // One call per row: V8 optimises a small function called often better than a nested loop.
+  for (let y = 0; y < h; y++) halvedRow(data, W, H, out, w, y);
   return { data: out, width: w, height: h };
+}
+
+/** Output row `y` of `halved`. */
+function halvedRow(data: Buffer, W: number, H: number, out: Buffer, w: number, y: number): void {
+  const r0 = 2 * y * W * 4;
+  const r1 = Math.min(2 * y + 1, H - 1) * W * 4;
+  for (let x = 0, o = y * w * 4; x < w; x++, o += 4) {
+    const c0 = 8 * x;
+    const c1 = Math.min(2 * x + 1, W - 1) * 4;
+    const a00 = data[r0 + c0 + 3] as number;
+    const a01 = data[r0 + c1 + 3] as number;
+    const a10 = data[r1 + c0 + 3] as number;
+    const a11 = data[r1 + c1 + 3] as number;
+    const a = a00 + a01 + a10 + a11;
+    out[o + 3] = (a + 2) >> 2;
+    if (a === 0) continue;
+    const k = 1 / a;
+    const p00 = r0 + c0;
+    const p01 = r0 + c1;
+    const p10 = r1 + c0;
+    const p11 = r1 + c1;
+    // A Uint8 store truncates: the +0.5 makes it round.
+    out[o] =
+      ((data[p00] as number) * a00 +
+        (data[p01] as number) * a01 +
+        (data[p10] as number) * a10 +
+        (data[p11] as number) * a11) *
+        k +
+      0.5;
+    out[o + 1] =
+      ((data[p00 + 1] as number) * a00 +
+        (data[p01 + 1] as number) * a01 +
+        (data[p10 + 1] as number) * a10 +
+        (data[p11 + 1] as number) * a11) *
+        k +
+      0.5;
+    out[o + 2] =
+      ((data[p00 + 2] as number) * a00 +
+        (data[p01 + 2] as number) * a01 +
+        (data[p10 + 2] as number) * a10 +
+        (data[p11 + 2] as number) * a11) *
+        k +
+      0.5;
+  }
 }
 
 /**
