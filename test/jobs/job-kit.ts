@@ -3,7 +3,10 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Principal } from '../../packages/server/src/auth/authenticate.ts';
 import { createCredits } from '../../packages/server/src/billing/credits.ts';
-import type { PageCapture } from '../../packages/server/src/capture/page-capture-options.ts';
+import {
+  type PageCapture,
+  plainPageOptions,
+} from '../../packages/server/src/capture/page-capture-options.ts';
 import type { ResolvedCapture } from '../../packages/server/src/captures/resolved-capture.ts';
 import { createCaptureRunner } from '../../packages/server/src/captures/run-capture.ts';
 import { systemClock } from '../../packages/server/src/clock.ts';
@@ -97,21 +100,7 @@ export function captureOf(url: string): ResolvedCapture {
     version: 1,
     kind: 'raw',
     projectId: null,
-    page: {
-      url,
-      viewport: { width: 1440, height: 900 },
-      deviceScaleFactor: 1,
-      userAgent: undefined,
-      isMobile: false,
-      hasTouch: false,
-      waitFor: undefined,
-      block: [],
-      injectCss: undefined,
-      darkMode: false,
-      fullPage: false,
-      hideSelectors: [],
-      selector: undefined,
-    },
+    page: plainPageOptions(url, { viewport: { width: 1440, height: 900 } }),
     output: { format: 'png', width: undefined, height: undefined, quality: undefined, dpr: 1 },
     style: null,
     cost: 1,

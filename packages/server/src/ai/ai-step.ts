@@ -13,24 +13,20 @@ export interface AiOutcome {
   warnings: string[];
 }
 
+/** Every request field that decides the background. */
+const BACKGROUND_FIELDS: (keyof StyleRequest)[] = [
+  'background_style',
+  'background_preset',
+  'background_color',
+  'background_gradient',
+  'background',
+  'background_image_url',
+];
+
 /** Request fields that, when given, mean the caller decided that aspect: the AI keeps out of it. */
 const OWNED_BY: Record<string, (keyof StyleRequest)[]> = {
-  background_preset: [
-    'background_style',
-    'background_preset',
-    'background_color',
-    'background_gradient',
-    'background',
-    'background_image_url',
-  ],
-  background_gradient: [
-    'background_style',
-    'background_preset',
-    'background_color',
-    'background_gradient',
-    'background',
-    'background_image_url',
-  ],
+  background_preset: BACKGROUND_FIELDS,
+  background_gradient: BACKGROUND_FIELDS,
   camera_preset: ['camera_preset', 'perspective', 'tilt_x', 'tilt_y', 'roll', 'zoom'],
   perspective: ['camera_preset', 'perspective', 'tilt_x', 'tilt_y', 'roll'],
   shadow: ['shadow'],
