@@ -1,33 +1,18 @@
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningServer, startFixtureServer } from '../support/fixture-server.ts';
-import { startTestApp, type TestApp, type TestKey } from '../support/test-app.ts';
+import { describe, expect, it } from 'vitest';
+import { useFixtureApp } from '../support/fixture-app.ts';
 
 /** `element`: a plain-language description captured like a selector (contract.md 4). */
 describe('POST and GET /v1/capture with element', () => {
-  let t: TestApp;
-  let fixtures: RunningServer;
-  let owner: TestKey;
+  const app = useFixtureApp({ env: { VITRINE_QUEUE_POLL_MS: '50' }, credits: 100 });
 
-  beforeAll(async () => {
-    fixtures = await startFixtureServer();
-    t = await startTestApp('sqlite', {
-      env: { VITRINE_ALLOW_TARGETS: '127.0.0.2', VITRINE_QUEUE_POLL_MS: '50' },
-    });
-    owner = await t.createKey({ credits: 100 });
-  });
-  afterAll(async () => {
-    await t.close();
-    await fixtures.close();
-  });
-
-  const page = (name: string) => `${fixtures.origin}/element/${name}`;
+  const page = (name: string) => `${app.fixtures.origin}/element/${name}`;
   const credits = async () =>
-    (await t.request('GET', '/v1/usage', { key: owner.key })).json.credits_remaining as number;
+    (await app.t.request('GET', '/v1/usage', { key: app.key.key })).json.credits_remaining as number;
 
   it('captures the described element: element_resolved filled, image = its box x dpr', async () => {
-    const res = await t.request('POST', '/v1/capture', {
-      key: owner.key,
+    const res = await app.t.request('POST', '/v1/capture', {
+      key: app.key.key,
       json: {
         url: page('dashboard.html'),
         element: 'revenue chart',
@@ -70,10 +55,10 @@ describe('POST and GET /v1/capture with element', () => {
       shadow: 'float',
       background_preset: 'sunset',
     };
-    const first = await t.request('POST', '/v1/capture', { key: owner.key, json: body });
+    const first = await app.t.request('POST', '/v1/capture', { key: app.key.key, json: body });
     expect(first.status, first.text).toBe(201);
     expect(first.json.element_resolved.selector).toBeTruthy();
-    const again = await t.request('POST', '/v1/capture', { key: owner.key, json: body });
+    const again = await app.t.request('POST', '/v1/capture', { key: app.key.key, json: body });
     expect(again.status).toBe(201);
     expect(again.json.cached).toBe(true);
     expect(again.json.element_resolved).toEqual(first.json.element_resolved);
@@ -81,8 +66,8 @@ describe('POST and GET /v1/capture with element', () => {
 
   it('is 422 element_not_found with the best candidates, and refunded, when nothing matches', async () => {
     const before = await credits();
-    const res = await t.request('POST', '/v1/capture', {
-      key: owner.key,
+    const res = await app.t.request('POST', '/v1/capture', {
+      key: app.key.key,
       json: { url: page('landing.html'), element: 'the spaceship', cache_ttl: 0 },
     });
     expect(res.status, res.text).toBe(422);
@@ -91,8 +76,8 @@ describe('POST and GET /v1/capture with element', () => {
     expect(Array.isArray(res.json.error.details.candidates)).toBe(true);
     expect(await credits()).toBe(before);
 
-    const weak = await t.request('POST', '/v1/capture', {
-      key: owner.key,
+    const weak = await app.t.request('POST', '/v1/capture', {
+      key: app.key.key,
       json: { url: page('landing.html'), element: 'pricing plans', cache_ttl: 0 },
     });
     expect(weak.status, weak.text).toBe(422);
@@ -106,8 +91,8 @@ describe('POST and GET /v1/capture with element', () => {
 
   it('refuses element with selector or full_page (400 naming element), and a blank description', async () => {
     for (const extra of [{ selector: '#x' }, { full_page: true }, { element: '   ' }]) {
-      const res = await t.request('POST', '/v1/capture', {
-        key: owner.key,
+      const res = await app.t.request('POST', '/v1/capture', {
+        key: app.key.key,
         json: { url: page('landing.html'), element: 'footer', ...extra },
       });
       expect(res.status, JSON.stringify(extra)).toBe(400);
@@ -119,9 +104,9 @@ describe('POST and GET /v1/capture with element', () => {
     const query = new URLSearchParams({
       url: page('docs.html'),
       element: 'table of contents',
-      api_key: owner.key,
+      api_key: app.key.key,
     });
-    const got = await fetch(`${t.baseUrl}/v1/capture?${query}`);
+    const got = await fetch(`${app.t.baseUrl}/v1/capture?${query}`);
     const gotJson = (await got.json()) as { element_resolved: { selector: string; query: string } };
     expect(got.status, JSON.stringify(gotJson)).toBe(201);
     expect(gotJson.element_resolved).toMatchObject({
@@ -129,8 +114,8 @@ describe('POST and GET /v1/capture with element', () => {
       selector: expect.any(String),
     });
 
-    const queued = await t.request('POST', '/v1/capture', {
-      key: owner.key,
+    const queued = await app.t.request('POST', '/v1/capture', {
+      key: app.key.key,
       json: {
         url: page('dashboard.html'),
         element: 'sidebar',
@@ -141,15 +126,15 @@ describe('POST and GET /v1/capture with element', () => {
     expect(queued.status, queued.text).toBe(202);
     let job: { status: string; result: { element_resolved: Record<string, unknown> } | null } | undefined;
     for (let i = 0; i < 600; i++) {
-      job = (await t.request('GET', `/v1/jobs/${queued.json.job_id}`, { key: owner.key })).json;
+      job = (await app.t.request('GET', `/v1/jobs/${queued.json.job_id}`, { key: app.key.key })).json;
       if (job?.status !== 'pending' && job?.status !== 'processing') break;
       await new Promise((r) => setTimeout(r, 100));
     }
     expect(job?.status).toBe('completed');
     expect(job?.result?.element_resolved).toMatchObject({ query: 'sidebar', strategy: expect.any(String) });
 
-    const plain = await t.request('POST', '/v1/capture', {
-      key: owner.key,
+    const plain = await app.t.request('POST', '/v1/capture', {
+      key: app.key.key,
       json: { url: page('landing.html'), viewport: { width: 800, height: 600 } },
     });
     expect(plain.status).toBe(201);

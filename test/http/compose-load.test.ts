@@ -1,8 +1,7 @@
 import { errorEnvelopeSchema } from '@vitrine/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningServer, startFixtureServer } from '../support/fixture-server.ts';
+import { describe, expect, it } from 'vitest';
+import { useFixtureApp } from '../support/fixture-app.ts';
 import { ONCE_FAILED_LOOK, randomLook, seededRandom } from '../support/random-look.ts';
-import { startTestApp, type TestApp, type TestKey } from '../support/test-app.ts';
 
 /**
  * A bounded run of bench/compose-load.ts: the look that once answered 500 under load and a few
@@ -10,24 +9,10 @@ import { startTestApp, type TestApp, type TestKey } from '../support/test-app.ts
  * or a contract error, never a 5xx. (More looks: `node bench/compose-load.ts 200 6`.)
  */
 describe('random valid looks under concurrency', () => {
-  let t: TestApp;
-  let fixtures: RunningServer;
-  let key: TestKey;
-
-  beforeAll(async () => {
-    fixtures = await startFixtureServer();
-    t = await startTestApp('sqlite', {
-      env: { VITRINE_ALLOW_TARGETS: '127.0.0.2', VITRINE_RATE_LIMIT_CAPTURE_PER_MINUTE: '100000' },
-    });
-    key = await t.createKey({ credits: 1000 });
-  });
-  afterAll(async () => {
-    await t?.close();
-    await fixtures?.close();
-  });
+  const app = useFixtureApp({ env: { VITRINE_RATE_LIMIT_CAPTURE_PER_MINUTE: '100000' }, credits: 1000 });
 
   it('answers each with a result or a contract error, never a 5xx', async () => {
-    const url = `${fixtures.origin}/capture/simple.html`;
+    const url = `${app.fixtures.origin}/capture/simple.html`;
     const looks: [string, Record<string, unknown>][] = [
       ['once-failed', ONCE_FAILED_LOOK],
       ['once-failed, satori', { ...ONCE_FAILED_LOOK, compose_mode: 'satori' }],
@@ -42,8 +27,8 @@ describe('random valid looks under concurrency', () => {
       Array.from({ length: 3 }, async () => {
         while (next < looks.length) {
           const [label, look] = looks[next++] as [string, Record<string, unknown>];
-          const res = await t.request('POST', '/v1/capture', {
-            key: key.key,
+          const res = await app.t.request('POST', '/v1/capture', {
+            key: app.key.key,
             json: { url, cache_ttl: 0, ...look },
           });
           if (res.status !== 201) {

@@ -1,33 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningServer, startFixtureServer } from '../support/fixture-server.ts';
+import { describe, expect, it } from 'vitest';
+import { useFixtureApp } from '../support/fixture-app.ts';
 import { differingPixels } from '../support/pixel-difference.ts';
-import { startTestApp, type TestApp, type TestKey } from '../support/test-app.ts';
 
 // Finished animations through the API (real Chart.js and CountUp.js): the default capture, raw
 // and styled, equals the same page with the libraries' animations switched off.
 describe('finished animations through /v1/raw and /v1/capture', () => {
-  let t: TestApp;
-  let fixtures: RunningServer;
-  let owner: TestKey;
+  const app = useFixtureApp({ env: { VITRINE_BROWSER_CONCURRENCY: '2' }, credits: 200 });
 
-  beforeAll(async () => {
-    fixtures = await startFixtureServer();
-    t = await startTestApp('sqlite', {
-      env: { VITRINE_ALLOW_TARGETS: '127.0.0.2', VITRINE_BROWSER_CONCURRENCY: '2' },
-    });
-    owner = await t.createKey({ credits: 200 });
-  });
-  afterAll(async () => {
-    await t?.close();
-    await fixtures?.close();
-  });
-
-  const page = (name: string) => `${fixtures.origin}/animations/${name}`;
+  const page = (name: string) => `${app.fixtures.origin}/animations/${name}`;
 
   async function image(route: '/v1/raw' | '/v1/capture', json: Record<string, unknown>) {
-    const res = await t.request('POST', route, { key: owner.key, json: { cache_ttl: 0, ...json } });
+    const res = await app.t.request('POST', route, { key: app.key.key, json: { cache_ttl: 0, ...json } });
     expect(res.status, res.text).toBe(201);
-    const bytes = Buffer.from(await (await fetch(`${t.baseUrl}/cdn/r/${res.json.id}.png`)).arrayBuffer());
+    const bytes = Buffer.from(await (await fetch(`${app.t.baseUrl}/cdn/r/${res.json.id}.png`)).arrayBuffer());
     return { bytes, warnings: res.json.warnings as string[] };
   }
 
@@ -49,8 +34,8 @@ describe('finished animations through /v1/raw and /v1/capture', () => {
   }
 
   it('says so when a page never settles', async () => {
-    const res = await t.request('POST', '/v1/capture', {
-      key: owner.key,
+    const res = await app.t.request('POST', '/v1/capture', {
+      key: app.key.key,
       json: { url: page('never-settles.html'), cache_ttl: 0 },
     });
     expect(res.status, res.text).toBe(201);
