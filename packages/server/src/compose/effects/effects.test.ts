@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { apply, corners, invert, mul3, rotation, translate } from '../camera/camera-math.ts';
 import { renderShadowMask } from '../renderers/raster/shadow.ts';
 import { warpMaskOnto } from './mask-warp.ts';
-import { innerSpan, quadRows } from './quad-rows.ts';
+import { columnExtent, innerSpan, quadRows } from './quad-rows.ts';
 
 const opaque = (w: number, h: number) => ({ data: Buffer.alloc(w * h * 4, 255), width: w, height: h });
 
@@ -59,6 +59,17 @@ describe('warped shadow masks', () => {
 });
 
 describe('quad rows', () => {
+  it('spans the columns of its non-empty rows, or nothing', () => {
+    const rows = (from: number[], to: number[]) => ({
+      y0: 0,
+      y1: from.length,
+      from: Int32Array.from(from),
+      to: Int32Array.from(to),
+    });
+    expect(columnExtent(rows([5, 3, 9], [8, 7, 9]))).toEqual({ x0: 3, x1: 8 });
+    expect(columnExtent(rows([4, 6], [4, 2]))).toBeNull();
+  });
+
   it('cover every pixel the projected rect touches, and inner spans stay inside it', () => {
     const h = tilt();
     const rect = { x: 100, y: 60, width: 200, height: 160 };

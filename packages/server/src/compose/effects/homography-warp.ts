@@ -1,6 +1,6 @@
 import { invert, type Mat3 } from '../camera/camera-math.ts';
 import { BLUR_TABLE, type BlurLevel, type BlurredLayer, blurParam } from './layer-blur.ts';
-import { type QuadRows, quadRows } from './quad-rows.ts';
+import { columnExtent, type QuadRows, quadRows } from './quad-rows.ts';
 import { clamped, overPremul, type RgbaTarget, type StraightLayer } from './straight-layer.ts';
 
 /**
@@ -173,14 +173,7 @@ function blurGrid(
   rows: QuadRows,
   step: number,
 ): BlurGrid {
-  let x0 = Number.POSITIVE_INFINITY;
-  let x1 = 0;
-  for (let k = 0; k < rows.from.length; k++) {
-    if ((rows.to[k] as number) <= (rows.from[k] as number)) continue;
-    x0 = Math.min(x0, rows.from[k] as number);
-    x1 = Math.max(x1, rows.to[k] as number);
-  }
-  if (x1 <= x0) x0 = x1 = 0;
+  const { x0, x1 } = columnExtent(rows) ?? { x0: 0, x1: 0 };
   // The grid starts one step before (x0, y0) so every pixel centre has points on both sides.
   const gx = x0 - step;
   const gy = rows.y0 - step;

@@ -1,5 +1,5 @@
 import { invert, type Mat3, type Point } from '../camera/camera-math.ts';
-import { innerSpan, insideRange, quadRows } from './quad-rows.ts';
+import { columnExtent, innerSpan, insideRange, quadRows } from './quad-rows.ts';
 import { clamped, type RgbaTarget } from './straight-layer.ts';
 
 /** A one-channel mask (0..255) placed at (`x`, `y`) in layer space. */
@@ -54,14 +54,9 @@ export function warpMaskOnto(
 ): void {
   const rows = quadRows(h, mask, target, 1);
   if (!rows) return;
-  let x0 = target.width;
-  let x1 = 0;
-  for (let k = 0; k < rows.from.length; k++) {
-    if ((rows.to[k] as number) <= (rows.from[k] as number)) continue;
-    x0 = Math.min(x0, rows.from[k] as number);
-    x1 = Math.max(x1, rows.to[k] as number);
-  }
-  if (x1 <= x0) return;
+  const extent = columnExtent(rows);
+  if (!extent) return;
+  const { x0, x1 } = extent;
   // The grid starts one step before (x0, y0) so every pixel centre has samples on both sides.
   const gx = x0 - step;
   const gy = rows.y0 - step;

@@ -74,6 +74,18 @@ function lineSpan(quad: Point[], y: number): [number, number] | null {
   return max >= min ? [min, max] : null;
 }
 
+/** The columns [x0, x1) that any row of `rows` visits, or null when every row is empty. */
+export function columnExtent(rows: QuadRows): { x0: number; x1: number } | null {
+  let x0 = Number.POSITIVE_INFINITY;
+  let x1 = 0;
+  for (let k = 0; k < rows.from.length; k++) {
+    if ((rows.to[k] as number) <= (rows.from[k] as number)) continue;
+    x0 = Math.min(x0, rows.from[k] as number);
+    x1 = Math.max(x1, rows.to[k] as number);
+  }
+  return x1 > x0 ? { x0, x1 } : null;
+}
+
 /**
  * The x-range inside a convex quad on every horizontal line from `top` to `bottom` (a convex
  * shape holds every point between two of its points, so the two lines bound it), or null.
