@@ -1,4 +1,4 @@
-import { type Browser, type BrowserServer, chromium } from 'playwright-core';
+import { type Browser, chromium } from 'playwright-core';
 
 /** Proxy for every Chromium connection, as Playwright takes it (the egress proxy of netpolicy/). */
 export interface BrowserProxy {
@@ -40,8 +40,8 @@ export const DEFAULT_CHROMIUM_ARGS: readonly string[] = [
 ];
 
 /**
- * One running Chromium: Playwright's connection to it plus the process, so that a wedged
- * browser can be killed (Playwright's `launch()` exposes no process; `launchServer()` does).
+ * One running Chromium: Playwright's connection to it plus its process id, so that a wedged
+ * browser can be killed.
  */
 export interface BrowserProcess {
   browser: Browser;
@@ -66,11 +66,44 @@ function withTimeout(promise: Promise<unknown>, ms: number): Promise<boolean> {
   );
 }
 
-/** Launches Chromium as a Playwright browser server and connects to it. */
+/** Whether a process with this id exists (signal 0 checks without sending anything). */
+function processExists(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * The browser process's id, from Chromium itself (CDP `SystemInfo.getProcessInfo` lists the
+ * browser process with its pid): `chromium.launch()` exposes no process.
+ */
+async function browserProcessId(browser: Browser): Promise<number> {
+  const session = await browser.newBrowserCDPSession();
+  try {
+    const info = (await session.send('SystemInfo.getProcessInfo')) as {
+      processInfo: { type: string; id: number }[];
+    };
+    const pid = info.processInfo.find((entry) => entry.type === 'browser')?.id;
+    if (!pid) throw new Error('Chromium did not report its browser process');
+    return pid;
+  } finally {
+    await session.detach().catch(() => undefined);
+  }
+}
+
+/**
+ * Launches Chromium over Playwright's pipe. Not `launchServer()` + `connect()`: that relays
+ * every protocol message through a WebSocket inside this same process, serialised twice more,
+ * which costs about 130 ms per full-page screenshot of 10,000 px (a 4.7 MB message) and CPU on
+ * every capture (docs/decisions.md, "Chromium over a pipe").
+ */
 export async function launchBrowserProcess(options: BrowserLaunchOptions): Promise<BrowserProcess> {
   const timeoutMs = options.timeoutMs ?? 30_000;
   const args = [...DEFAULT_CHROMIUM_ARGS, ...(options.args ?? [])];
-  const server: BrowserServer = await chromium.launchServer({
+  const browser = await chromium.launch({
     executablePath: options.executablePath,
     headless: true,
     args,
@@ -80,31 +113,46 @@ export async function launchBrowserProcess(options: BrowserLaunchOptions): Promi
     handleSIGTERM: false,
     handleSIGHUP: false,
   });
-  let browser: Browser;
+  let pid: number;
   try {
-    browser = await chromium.connect(server.wsEndpoint(), { timeout: timeoutMs });
+    pid = await browserProcessId(browser);
   } catch (error) {
-    await server.kill().catch(() => undefined);
+    await withTimeout(browser.close(), timeoutMs);
     throw error;
   }
+  // The pipe closes when the process ends, however it ends.
+  let exited = !browser.isConnected();
+  const exitListeners: (() => void)[] = [];
+  const disconnected = new Promise<void>((resolve) => {
+    const done = () => {
+      exited = true;
+      resolve();
+      for (const listener of exitListeners.splice(0)) listener();
+    };
+    if (exited) done();
+    else browser.once('disconnected', done);
+  });
   const kill = async (): Promise<void> => {
-    await server.kill().catch(() => undefined);
+    if (!exited && processExists(pid)) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // Gone meanwhile.
+      }
+    }
+    await withTimeout(disconnected, 5000);
   };
-  const child = server.process();
   return {
     browser,
-    pid: child.pid,
-    alive: () => child.exitCode === null && child.signalCode === null,
+    pid,
+    alive: () => !exited && processExists(pid),
     onExit: (listener) => {
-      if (child.exitCode !== null || child.signalCode !== null) listener();
-      else child.once('exit', listener);
+      if (exited) listener();
+      else exitListeners.push(listener);
     },
     kill,
     async close(closeTimeoutMs) {
-      const closed = await withTimeout(
-        browser.close().then(() => server.close()),
-        closeTimeoutMs,
-      );
+      const closed = await withTimeout(browser.close(), closeTimeoutMs);
       if (!closed) await kill();
     },
   };
