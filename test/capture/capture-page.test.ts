@@ -189,6 +189,20 @@ describe('capturePage', () => {
     expect(blueRows).toBe(20);
   });
 
+  it('measures a full page with inject_css applied (a page not scrolled through)', async () => {
+    // simple.html watches no scrolling, so it is not scrolled; the injected CSS makes it taller.
+    const shot = await shoot(
+      pageOptions(url('simple.html'), {
+        fullPage: true,
+        injectCss: 'html { height: 2000px; border-bottom: 40px solid rgb(0, 0, 255); }',
+      }),
+    );
+    expect([shot.width, shot.height]).toEqual([800, 2040]);
+    const pixels = await decode(shot.png);
+    expect(near(pixels.at(400, 2030), BLUE)).toBe(true);
+    expect(near(pixels.at(400, 1990), WHITE)).toBe(true);
+  });
+
   it('cuts a full page at 16384 CSS px with a warning', async () => {
     const shot = await shoot(pageOptions(url('tall.html'), { fullPage: true }));
     expect([shot.width, shot.height]).toEqual([800, 16384]);

@@ -160,20 +160,22 @@ export async function capturePage(
     await waitForTarget(lease, options, settings.selectorWaitMs ?? CAPTURE_LIMITS.selectorWaitMs);
     const maxCss = CAPTURE_LIMITS.fullPageMaxCssPx;
     const fontWaitMs = settings.fontWaitMs ?? 5000;
-    let pageHeight = 0;
     // `element` describes any part of the page: lazy sections must exist before candidates are
     // listed, so it is prepared like a full page.
     if (options.fullPage || options.element !== undefined) {
-      // Fonts first: the page's height, and so the scroll, depends on them. Every section has
-      // been in view once we are at the bottom: finish what that started there, then stop the
-      // page from seeing the way back up (scroll-reveal libraries would hide sections again).
-      await awaitFonts(page, fontWaitMs);
-      if (await pageWatchesScrolling(page)) {
+      // A page that would not notice the scroll is not scrolled through (most of a long static
+      // page's waits). Otherwise fonts first: the page's height, and so the scroll, depends on
+      // them. Every section has been in view once we are at the bottom: finish what that started
+      // there, then stop the page from seeing the way back up (scroll-reveal libraries would
+      // hide sections again).
+      const scrolls = await pageWatchesScrolling(page);
+      if (scrolls) {
+        await awaitFonts(page, fontWaitMs);
         await setPageGate(page, 'reveal');
         await scrollToBottom(page, maxCss);
       }
       warnings.push(...animationWarnings(await finishAnimations(page, undefined, { freezeAfter: true })));
-      pageHeight = await returnToTop(page, settings.lazyImageWaitMs ?? 3000);
+      if (scrolls) await returnToTop(page, settings.lazyImageWaitMs ?? 3000);
     } else {
       warnings.push(...animationWarnings(await finishAnimations(page)));
     }
@@ -184,7 +186,7 @@ export async function capturePage(
       hideSelectors: options.hideSelectors,
       removeSelectors,
     });
-    await settlePage(page, css, fontWaitMs);
+    const pageHeight = await settlePage(page, css, fontWaitMs);
     phase('waits');
 
     let clip: Clip | undefined;

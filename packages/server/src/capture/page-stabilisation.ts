@@ -27,9 +27,10 @@ export function captureStylesheet(parts: {
  * a strict policy cannot refuse it), waits for web fonts (at most `fontWaitMs`: a font that never
  * loads must not fail the shot), finishes finite animations and cancels infinite ones (what
  * Playwright's `animations: 'disabled'` does), then waits two frames so the result is painted.
+ * Returns the document's height then, with the capture stylesheet applied (a full page's clip).
  */
-export async function settlePage(page: Page, css: string, fontWaitMs: number): Promise<void> {
-  await page.evaluate(
+export async function settlePage(page: Page, css: string, fontWaitMs: number): Promise<number> {
+  return page.evaluate(
     async ({ text, ms }) => {
       // The page's timers and frames run on the page clock (finish-animations.ts); waits of our
       // own use the real ones.
@@ -56,6 +57,7 @@ export async function settlePage(page: Page, css: string, fontWaitMs: number): P
       await new Promise((resolve) =>
         real.requestAnimationFrame.call(window, () => real.requestAnimationFrame.call(window, resolve)),
       );
+      return Math.max(document.documentElement.scrollHeight, document.body ? document.body.scrollHeight : 0);
     },
     { text: css, ms: fontWaitMs },
   );
@@ -106,17 +108,15 @@ export async function scrollToBottom(page: Page, maxHeight: number): Promise<voi
 }
 
 /**
- * Returns to the top, then waits at most `imageWaitMs` for images still loading. Returns the
- * document height afterwards.
+ * Returns to the top after `scrollToBottom`, then waits at most `imageWaitMs` for images still
+ * loading (those the scroll started).
  */
-export async function returnToTop(page: Page, imageWaitMs: number): Promise<number> {
-  return page.evaluate(async (wait) => {
+export async function returnToTop(page: Page, imageWaitMs: number): Promise<void> {
+  await page.evaluate(async (wait) => {
     const real =
       (globalThis as unknown as { __pwClock?: { builtins: typeof globalThis } }).__pwClock?.builtins ??
       globalThis;
     const raf = (fn: () => void) => real.requestAnimationFrame.call(window, fn);
-    const height = () =>
-      Math.max(document.documentElement.scrollHeight, document.body ? document.body.scrollHeight : 0);
     window.scrollTo(0, 0);
     const pending = [...document.images].filter((img) => !img.complete);
     if (pending.length > 0) {
@@ -132,7 +132,6 @@ export async function returnToTop(page: Page, imageWaitMs: number): Promise<numb
       await Promise.race([loaded, new Promise((resolve) => real.setTimeout.call(window, resolve, wait))]);
     }
     await new Promise((resolve) => raf(() => raf(() => resolve(undefined))));
-    return height();
   }, imageWaitMs);
 }
 
