@@ -4,20 +4,45 @@ import { columnExtent, type QuadRows, quadRows } from './quad-rows.ts';
 import { clamped, overPremul, type RgbaTarget, type StraightLayer } from './straight-layer.ts';
 
 /**
- * Adds `w` x the bilinear sample of straight-alpha `src` (W x H) at index-space (fx, fy) into
- * `acc` as premultiplied colour (each texel weighted by its alpha: the same as interpolating
- * premultiplied texels, so transparent neighbours add no dark fringe); taps outside the image
- * are transparent. Returns the sample's alpha (0..255), unweighted.
+ * The warp's scratch: the premultiplied colour accumulated for a pixel (slots 0-3: r, g, b, a,
+ * each x 255), then the floating-point inputs and results of `tap` and `blurTaps`. They travel
+ * in this array rather than as arguments and return values because V8 boxes every
+ * floating-point argument and result of a call it does not inline in a new heap object: per
+ * covered pixel, that was 60 MB of garbage per tilted render at dpr 1, and a full collection
+ * every render (docs/decisions.md, "Warp without boxed numbers").
  */
-function tap(
-  src: Uint8Array,
-  W: number,
-  H: number,
-  fx: number,
-  fy: number,
-  w: number,
-  acc: Float64Array,
-): number {
+const TAP_X = 4;
+const TAP_Y = 5;
+const TAP_WEIGHT = 6;
+const TAP_ALPHA = 7;
+const BLUR_T = 8;
+const BLUR_X = 9;
+const BLUR_Y = 10;
+const BLUR_REST = 11;
+const SCRATCH_SIZE = 12;
+
+/** A fresh scratch (see TAP_X): one per warp. */
+const newScratch = () => new Float64Array(SCRATCH_SIZE);
+
+/** Clears the accumulated colour (slots 0-3). */
+function clearColour(acc: Float64Array): void {
+  acc[0] = 0;
+  acc[1] = 0;
+  acc[2] = 0;
+  acc[3] = 0;
+}
+
+/**
+ * Adds weight `acc[TAP_WEIGHT]` x the bilinear sample of straight-alpha `src` (W x H) at
+ * index-space (`acc[TAP_X]`, `acc[TAP_Y]`) into the colour slots as premultiplied colour (each
+ * texel weighted by its alpha: the same as interpolating premultiplied texels, so transparent
+ * neighbours add no dark fringe); taps outside the image are transparent. Leaves the sample's
+ * alpha (0..255), unweighted, in `acc[TAP_ALPHA]`.
+ */
+function tap(src: Uint8Array, W: number, H: number, acc: Float64Array): void {
+  const fx = acc[TAP_X] as number;
+  const fy = acc[TAP_Y] as number;
+  const w = acc[TAP_WEIGHT] as number;
   const ix = Math.floor(fx);
   const iy = Math.floor(fy);
   const ax = fx - ix;
@@ -30,7 +55,8 @@ function tap(
     const a01 = (src[k2 + 3] as number) * (1 - ax) * ay;
     const a11 = (src[k2 + 7] as number) * ax * ay;
     const alpha = a00 + a10 + a01 + a11;
-    if (alpha === 0) return 0;
+    acc[TAP_ALPHA] = alpha;
+    if (alpha === 0) return;
     const p = w / 255;
     acc[0] =
       (acc[0] as number) +
@@ -54,7 +80,7 @@ function tap(
         (src[k2 + 6] as number) * a11) *
         p;
     acc[3] = (acc[3] as number) + alpha * w;
-    return alpha;
+    return;
   }
   let alpha = 0;
   for (let j = 0; j < 2; j++) {
@@ -74,7 +100,7 @@ function tap(
       acc[3] = (acc[3] as number) + a * w;
     }
   }
-  return alpha;
+  acc[TAP_ALPHA] = alpha;
 }
 
 /** Samples along one footprint axis of squared length `len2` source px: one per px, 1..4. */
@@ -113,7 +139,7 @@ export function warpOnto(
     grid,
     dst: clamped(target.data),
     width: target.width,
-    acc: new Float64Array(4),
+    acc: newScratch(),
   };
   // One call per row: V8 optimises a small function called often far better than one long loop.
   for (let y = rows.y0; y < rows.y1; y++) {
@@ -180,7 +206,7 @@ function blurGrid(
   const gw = Math.ceil((x1 - x0) / step) + 3;
   const gh = Math.ceil((rows.y1 - rows.y0) / step) + 3;
   const values = new Float32Array(gw * gh * 5);
-  const acc = new Float64Array(4);
+  const acc = newScratch();
   for (let j = 0; j < gh; j++)
     blurGridRow(blur, inv, layer, values, gw, j, gx, gy + (j + 0.5) * step, step, acc);
   return { step, gx, gy, gw, values, row: new Float32Array(gw * 5) };
@@ -205,15 +231,16 @@ function blurGridRow(
   for (let i = 0, k = j * gw * 5; i < gw; i++, k += 5) {
     const px = gx + (i + 0.5) * step;
     const w = g * px + hh * py + ii;
-    acc[0] = 0;
-    acc[1] = 0;
-    acc[2] = 0;
-    acc[3] = 0;
+    clearColour(acc);
     let rest = 1;
     if (w > 0) {
       const sx = (a * px + b * py + c) / w;
       const sy = (d * px + e * py + f) / w;
-      rest = blurTaps(blur, blurParam(blur.geometry, sx, sy), sx - lx, sy - ly, acc);
+      acc[BLUR_T] = blurParam(blur.geometry, sx, sy);
+      acc[BLUR_X] = sx - lx;
+      acc[BLUR_Y] = sy - ly;
+      blurTaps(blur, acc);
+      rest = acc[BLUR_REST] as number;
     }
     values[k] = acc[0] as number;
     values[k + 1] = acc[1] as number;
@@ -247,11 +274,14 @@ interface WarpRow {
 }
 
 /**
- * The blur levels at layer index-space (fx, fy) for mask parameter `t`, top level first, into
- * `acc`; returns how much of what lies under them still shows (0..1).
+ * The blur levels at layer index-space (`acc[BLUR_X]`, `acc[BLUR_Y]`) for mask parameter
+ * `acc[BLUR_T]`, top level first, into the colour slots; leaves in `acc[BLUR_REST]` how much of
+ * what lies under them still shows (0..1).
  */
-function blurTaps(blur: BlurredLayer, t: number, fx: number, fy: number, acc: Float64Array): number {
-  const q = (t - blur.t0) * blur.perT + 0.5;
+function blurTaps(blur: BlurredLayer, acc: Float64Array): void {
+  const fx = acc[BLUR_X] as number;
+  const fy = acc[BLUR_Y] as number;
+  const q = ((acc[BLUR_T] as number) - blur.t0) * blur.perT + 0.5;
   const k = q <= 0 ? 0 : q >= BLUR_TABLE - 1 ? BLUR_TABLE - 1 : q | 0;
   const { levels, weights } = blur;
   let rest = 1;
@@ -259,18 +289,13 @@ function blurTaps(blur: BlurredLayer, t: number, fx: number, fy: number, acc: Fl
     const wl = weights[l * BLUR_TABLE + k] as number;
     if (wl <= 0) continue;
     const lv = levels[l] as BlurLevel;
-    const la = tap(
-      lv.data,
-      lv.width,
-      lv.height,
-      (fx + 0.5) * lv.sx - 0.5,
-      (fy + 0.5) * lv.sy - 0.5,
-      wl * rest,
-      acc,
-    );
-    rest *= 1 - (wl * la) / 255;
+    acc[TAP_X] = (fx + 0.5) * lv.sx - 0.5;
+    acc[TAP_Y] = (fy + 0.5) * lv.sy - 0.5;
+    acc[TAP_WEIGHT] = wl * rest;
+    tap(lv.data, lv.width, lv.height, acc);
+    rest *= 1 - (wl * (acc[TAP_ALPHA] as number)) / 255;
   }
-  return rest;
+  acc[BLUR_REST] = rest;
 }
 
 /** Target pixels [x0, x1) of row `y` (see warpOnto). */
@@ -296,10 +321,7 @@ function warpRow(ctx: WarpRow, y: number, x0: number, x1: number): void {
     // Beyond a source px or so of the layer, no tap can reach it (spans are padded by 2 px).
     if (fx <= -3 || fy <= -3 || fx >= W + 2 || fy >= H + 2) continue;
     const i = (y * ctx.width + x) * 4;
-    acc[0] = 0;
-    acc[1] = 0;
-    acc[2] = 0;
-    acc[3] = 0;
+    clearColour(acc);
     let rest = 1;
     if (grid) {
       const gu = (x + 0.5 - grid.gx) / grid.step - 0.5;
@@ -312,7 +334,13 @@ function warpRow(ctx: WarpRow, y: number, x0: number, x1: number): void {
       acc[2] = (r[k + 2] as number) * (1 - au) + (r[k + 7] as number) * au;
       acc[3] = (r[k + 3] as number) * (1 - au) + (r[k + 8] as number) * au;
       rest = (r[k + 4] as number) * (1 - au) + (r[k + 9] as number) * au;
-    } else if (blur) rest = blurTaps(blur, blurParam(blur.geometry, sx, sy), fx, fy, acc);
+    } else if (blur) {
+      acc[BLUR_T] = blurParam(blur.geometry, sx, sy);
+      acc[BLUR_X] = fx;
+      acc[BLUR_Y] = fy;
+      blurTaps(blur, acc);
+      rest = acc[BLUR_REST] as number;
+    }
     if (rest > 1 / 1024) {
       // Footprint: the columns of the inverse map's Jacobian at this pixel.
       const jxx = (a - g * sx) * iw;
@@ -334,40 +362,46 @@ function warpRow(ctx: WarpRow, y: number, x0: number, x1: number): void {
         const a10 = (src[k + 7] as number) * ax * (1 - ay) * p;
         const a01 = (src[k2 + 3] as number) * (1 - ax) * ay * p;
         const a11 = (src[k2 + 7] as number) * ax * ay * p;
-        overPremul(
-          dst,
-          i,
+        acc[0] =
           (acc[0] as number) +
-            (src[k] as number) * a00 +
-            (src[k + 4] as number) * a10 +
-            (src[k2] as number) * a01 +
-            (src[k2 + 4] as number) * a11,
+          (src[k] as number) * a00 +
+          (src[k + 4] as number) * a10 +
+          (src[k2] as number) * a01 +
+          (src[k2 + 4] as number) * a11;
+        acc[1] =
           (acc[1] as number) +
-            (src[k + 1] as number) * a00 +
-            (src[k + 5] as number) * a10 +
-            (src[k2 + 1] as number) * a01 +
-            (src[k2 + 5] as number) * a11,
+          (src[k + 1] as number) * a00 +
+          (src[k + 5] as number) * a10 +
+          (src[k2 + 1] as number) * a01 +
+          (src[k2 + 5] as number) * a11;
+        acc[2] =
           (acc[2] as number) +
-            (src[k + 2] as number) * a00 +
-            (src[k + 6] as number) * a10 +
-            (src[k2 + 2] as number) * a01 +
-            (src[k2 + 6] as number) * a11,
-          (acc[3] as number) + (a00 + a10 + a01 + a11) * 255,
-        );
+          (src[k + 2] as number) * a00 +
+          (src[k + 6] as number) * a10 +
+          (src[k2 + 2] as number) * a01 +
+          (src[k2 + 6] as number) * a11;
+        acc[3] = (acc[3] as number) + (a00 + a10 + a01 + a11) * 255;
+        overPremul(dst, i, acc);
         continue;
       }
-      if (nx === 1 && ny === 1) tap(src, W, H, fx, fy, rest, acc);
-      else {
-        const wt = rest / (nx * ny);
+      if (nx === 1 && ny === 1) {
+        acc[TAP_X] = fx;
+        acc[TAP_Y] = fy;
+        acc[TAP_WEIGHT] = rest;
+        tap(src, W, H, acc);
+      } else {
+        acc[TAP_WEIGHT] = rest / (nx * ny);
         for (let q = 0; q < ny; q++) {
           const oy = (q + 0.5) / ny - 0.5;
           for (let p = 0; p < nx; p++) {
             const ox = (p + 0.5) / nx - 0.5;
-            tap(src, W, H, fx + jxx * ox + jxy * oy, fy + jyx * ox + jyy * oy, wt, acc);
+            acc[TAP_X] = fx + jxx * ox + jxy * oy;
+            acc[TAP_Y] = fy + jyx * ox + jyy * oy;
+            tap(src, W, H, acc);
           }
         }
       }
     }
-    overPremul(dst, i, acc[0] as number, acc[1] as number, acc[2] as number, acc[3] as number);
+    overPremul(dst, i, acc);
   }
 }
