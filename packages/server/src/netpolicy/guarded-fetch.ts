@@ -93,17 +93,28 @@ function checkedConnector(
   };
 }
 
-async function readCapped(
-  body: AsyncIterable<Buffer> & { destroy(error?: Error): unknown },
-  maxBytes: number,
-  field: string,
-): Promise<Buffer> {
+type ResponseBody = AsyncIterable<Buffer> & {
+  destroy(error?: Error): unknown;
+  on(event: 'error', listener: (error: Error) => void): unknown;
+};
+
+/**
+ * Stops reading a response body we refuse. undici's body emits a "request aborted" error when it
+ * is destroyed before its end; with no listener that error would be uncaught (and whether it
+ * comes depends on how much of the body had arrived), so it is listened to and dropped.
+ */
+function discard(body: ResponseBody): void {
+  body.on('error', () => undefined);
+  body.destroy();
+}
+
+async function readCapped(body: ResponseBody, maxBytes: number, field: string): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let total = 0;
   for await (const chunk of body) {
     total += chunk.length;
     if (total > maxBytes) {
-      body.destroy();
+      discard(body);
       throw tooLarge(field, maxBytes);
     }
     chunks.push(chunk);
@@ -143,7 +154,7 @@ export function createGuardedFetch(policy: TargetPolicy, settings: GuardedFetchS
       });
       const declared = Number(response.headers['content-length']);
       if (Number.isFinite(declared) && declared > options.maxBytes) {
-        response.body.destroy();
+        discard(response.body);
         throw tooLarge(field, options.maxBytes);
       }
       const body = await readCapped(response.body, options.maxBytes, field);
