@@ -61,7 +61,8 @@ describe.each(ENGINES)('POST and GET /v1/capture on %s', (engine) => {
     });
     const bytes = Buffer.from(await (await fetch(`${t.baseUrl}/cdn/r/${res.json.id}.png`)).arrayBuffer());
     const { data, info } = await sharp(bytes).raw().toBuffer({ resolveWithObject: true });
-    expect(info).toMatchObject({ width: 1568, height: 1028 });
+    // An opaque canvas is stored without an alpha channel.
+    expect(info).toMatchObject({ width: 1568, height: 1028, channels: 3 });
     // The corner is gradient (aurora starts at indigo), not white page.
     expect([data[0], data[1], data[2]]).not.toEqual([255, 255, 255]);
   });
@@ -78,6 +79,28 @@ describe.each(ENGINES)('POST and GET /v1/capture on %s', (engine) => {
     });
     expect(res.status, res.text).toBe(201);
     expect(res.json).toMatchObject({ width: 800, height: 600 });
+    // Every pixel is opaque: stored without an alpha channel.
+    const bytes = Buffer.from(await (await fetch(`${t.baseUrl}/cdn/r/${res.json.id}.png`)).arrayBuffer());
+    expect((await sharp(bytes).metadata()).channels).toBe(3);
+  });
+
+  it('keeps the alpha channel where the canvas is see-through', async () => {
+    const res = await t.request('POST', '/v1/capture', {
+      key: owner.key,
+      json: {
+        url: page('simple.html'),
+        background_style: 'none',
+        padding: 0,
+        corner_radius: 24,
+        viewport: { width: 800, height: 600 },
+      },
+    });
+    expect(res.status, res.text).toBe(201);
+    const bytes = Buffer.from(await (await fetch(`${t.baseUrl}/cdn/r/${res.json.id}.png`)).arrayBuffer());
+    const { data, info } = await sharp(bytes).raw().toBuffer({ resolveWithObject: true });
+    expect(info.channels).toBe(4);
+    expect(data[3]).toBe(0);
+    expect(data[(300 * 800 + 400) * 4 + 3]).toBe(255);
   });
 
   it('names invalid enum values and their valid set', async () => {

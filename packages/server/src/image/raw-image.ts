@@ -10,3 +10,9 @@ export interface RawImage {
   /** Every alpha value is 255: the alpha channel may be dropped before encoding (smaller, faster PNG). */
   opaque?: boolean;
 }
+
+/** Whether every alpha value of straight RGBA `pixels` is 255 (stops at the first that is not). */
+export function isOpaque(pixels: Uint8Array): boolean {
+  for (let i = 3; i < pixels.length; i += 4) if (pixels[i] !== 255) return false;
+  return true;
+}

@@ -3,13 +3,10 @@
  * through an anti-aliased rounded mask (corners may differ, as on some device screens) only in
  * the corner zones.
  */
+
+import { isOpaque } from '../../../image/raw-image.ts';
 import type { Rect, SceneScreenshot } from '../../scene-types.ts';
 import { blendPixel, type RawImage, roundedRectCoverage } from './pixels.ts';
-
-function isOpaque(pixels: Buffer): boolean {
-  for (let i = 3; i < pixels.length; i += 4) if (pixels[i] !== 255) return false;
-  return true;
-}
 
 /** Coverage by a rounded rect whose corners may differ: the radius of the pixel's quadrant. */
 function cornerCoverage(px: number, py: number, r: Rect, s: SceneScreenshot): number {
