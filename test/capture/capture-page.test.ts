@@ -86,6 +86,16 @@ describe('capturePage', () => {
     expect([two.width, two.height]).toEqual([800, 600]);
   });
 
+  it('reports the document title, and no title for a page that redefines it', async () => {
+    expect((await shoot(pageOptions(url('simple.html')))).title).toBe('Simple');
+    const hostile = await shoot(
+      pageOptions(
+        `data:text/html,<title>x</title><script>Object.defineProperty(document, 'title', { get() { return { toString: 1 }; } })</script>`,
+      ),
+    );
+    expect(hostile.title).toBe('');
+  });
+
   it('emulates the user agent and touch', async () => {
     const plain = await decode((await shoot(pageOptions(url('device.html')))).png);
     expect(near(plain.at(10, 10), RED)).toBe(true);
