@@ -132,6 +132,15 @@ describe('encodeImage', () => {
     opaque.data.fill(255);
     const meta = await sharp((await encodeImage(opaque, { format: 'png' })).data).metadata();
     expect(meta).toMatchObject({ hasAlpha: false, channels: 3 });
+    // Unflagged, the encoder finds out itself; one see-through pixel keeps the channel.
+    const unflagged = { ...halfTransparent(), data: Buffer.alloc(400 * 250 * 4, 255) };
+    for (const format of ['png', 'webp'] as const) {
+      const found = await sharp((await encodeImage(unflagged, { format })).data).metadata();
+      expect(found.hasAlpha).toBe(false);
+    }
+    unflagged.data[(125 * 400 + 399) * 4 + 3] = 254;
+    const kept = await sharp((await encodeImage(unflagged, { format: 'png' })).data).metadata();
+    expect(kept).toMatchObject({ hasAlpha: true, channels: 4 });
   });
 
   it.each(['webp', 'jpg'] as const)('lower %s quality gives fewer bytes', async (format) => {

@@ -1,7 +1,7 @@
 import type { OutputFormat } from '@vitrine/contract';
 import sharp, { type Sharp } from 'sharp';
 import { AppError } from '../errors/app-error.ts';
-import type { RawImage } from '../image/raw-image.ts';
+import { isOpaque, type RawImage } from '../image/raw-image.ts';
 import { type CropPosition, resolveOutputSize } from './output-size.ts';
 
 /** An already encoded image (PNG, JPEG, WebP...), e.g. the screenshot Chromium produced. */
@@ -61,7 +61,10 @@ function openInput(input: RawImage | EncodedInput, maxInputPixels: number): Shar
   }
   if (width * height > maxInputPixels) throw tooLarge(width * height, maxInputPixels);
   const image = sharp(data, { raw: { width, height, channels }, limitInputPixels: maxInputPixels });
-  return input.opaque ? image.removeAlpha() : image;
+  // An opaque canvas (any look with a background, usually) loses its alpha channel: its PNG is
+  // a fifth faster to encode and a little smaller. The check stops at the first see-through
+  // pixel, the top-left corner of most canvases that are not opaque.
+  return (input.opaque ?? isOpaque(data)) ? image.removeAlpha() : image;
 }
 
 function tooLarge(pixels: number | undefined, max: number, cause?: unknown): AppError {

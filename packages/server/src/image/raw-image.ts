@@ -7,7 +7,10 @@ export interface RawImage {
   width: number;
   height: number;
   channels: 4;
-  /** Every alpha value is 255: the alpha channel may be dropped before encoding (smaller, faster PNG). */
+  /**
+   * Whether every alpha value is 255, when the producer knows (the encoder then skips its own
+   * check): an opaque image is encoded without its alpha channel (smaller, faster PNG).
+   */
   opaque?: boolean;
 }
 

@@ -8,7 +8,7 @@ import { renderRaster } from '../compose/renderers/raster/render-raster.ts';
 import { buildScene, sceneGeometry } from '../compose/scene.ts';
 import type { Scene } from '../compose/scene-types.ts';
 import type { FontCatalogue } from '../compose/text/font-catalogue.ts';
-import { isOpaque, type RawImage } from '../image/raw-image.ts';
+import type { RawImage } from '../image/raw-image.ts';
 import type { BackgroundImages } from './background-images.ts';
 import type { ComposedImage, ComposeInput } from './run-render.ts';
 
@@ -79,10 +79,6 @@ export function createComposeStage(deps: ComposeStageDeps) {
       warnings.push(`compose_mode ${style.compose_mode} is not available; rendered with satori`);
     }
     const image = await renderer(scene, screenshot, signal, backgroundImage);
-    // An opaque canvas (any background but a transparent one, usually) is encoded without its
-    // alpha channel: a PNG a fifth faster to encode and a little smaller (docs/decisions.md).
-    // The check stops at the first see-through pixel, the top-left corner of most that are not.
-    if (isOpaque(image.data)) image.opaque = true;
     return { image, warnings, resolved: { canvas: sceneGeometry(scene) } };
   };
 }
