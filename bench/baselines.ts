@@ -32,7 +32,14 @@ export async function barePlaywright(viewport: Viewport): Promise<Baseline> {
       try {
         const page = await context.newPage();
         await page.goto(url, { waitUntil: 'load' });
-        return await page.screenshot({ type: 'png', fullPage });
+        try {
+          return await page.screenshot({ type: 'png', fullPage });
+        } catch (error) {
+          // Chromium now and then answers "Unable to capture screenshot" for a 10,000 px page
+          // (no compositor frame ready); a second attempt gets one, as the service's own does.
+          if (!/Unable to capture screenshot/.test(String(error))) throw error;
+          return await page.screenshot({ type: 'png', fullPage });
+        }
       } finally {
         await context.close();
       }

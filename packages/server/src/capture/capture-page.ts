@@ -75,6 +75,24 @@ export async function emulate(cdp: CDPSession, options: PageCaptureOptions): Pro
   ]);
 }
 
+/**
+ * `Page.captureScreenshot`, once more when Chromium answers "Unable to capture screenshot": it
+ * does now and then when no compositor frame is ready (seen on full pages of 10,000 px, with
+ * Playwright's own `page.screenshot` too), and a second request gets one.
+ */
+export async function captureScreenshot(
+  cdp: Pick<CDPSession, 'send'>,
+  params: Record<string, unknown>,
+): Promise<{ data: string }> {
+  const send = () => cdp.send('Page.captureScreenshot', params) as Promise<{ data: string }>;
+  try {
+    return await send();
+  } catch (error) {
+    if (!/Unable to capture screenshot/.test(String(error))) throw error;
+    return send();
+  }
+}
+
 /** Width and height from a PNG's IHDR chunk. */
 export function pngSize(png: Buffer): { width: number; height: number } {
   return { width: png.readUInt32BE(16), height: png.readUInt32BE(20) };
@@ -235,12 +253,12 @@ export async function capturePage(
         `The capture would be ${Math.round(devicePixels / 1e6)} megapixels; the limit is ${Math.round(maxPixels / 1e6)}`,
       );
     }
-    const shot = (await cdp.send('Page.captureScreenshot', {
+    const shot = await captureScreenshot(cdp, {
       format: 'png',
       optimizeForSpeed: true,
       captureBeyondViewport: clip !== undefined,
       ...(clip ? { clip: { ...clip, scale: 1 } } : {}),
-    })) as { data: string };
+    });
     const png = Buffer.from(shot.data, 'base64');
     phase('capture');
     const title = await documentTitle(page);
