@@ -1,6 +1,7 @@
 import captureWebsite, { type Options as CaptureWebsiteOptions } from 'capture-website';
 import { chromium, type Browser as PlaywrightBrowser } from 'playwright-core';
 import puppeteer, { type Browser as PuppeteerBrowser } from 'puppeteer';
+import { screenshotHadNoFrame } from '../packages/server/src/capture/capture-page.ts';
 
 /** The Chromium every contender drives: Debian's, never a downloaded build. */
 export const CHROMIUM_PATH = process.env.VITRINE_CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -35,9 +36,8 @@ export async function barePlaywright(viewport: Viewport): Promise<Baseline> {
         try {
           return await page.screenshot({ type: 'png', fullPage });
         } catch (error) {
-          // Chromium now and then answers "Unable to capture screenshot" for a 10,000 px page
-          // (no compositor frame ready); a second attempt gets one, as the service's own does.
-          if (!/Unable to capture screenshot/.test(String(error))) throw error;
+          // A second attempt when Chromium had no frame ready, as the service's own capture does.
+          if (!screenshotHadNoFrame(error)) throw error;
           return await page.screenshot({ type: 'png', fullPage });
         }
       } finally {

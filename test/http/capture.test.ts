@@ -35,6 +35,21 @@ describe.each(ENGINES)('POST and GET /v1/capture on %s', (engine) => {
   });
 
   const page = (name: string) => `${fixtures.origin}/capture/${name}`;
+  /** The stored PNG of a capture, through the CDN route. */
+  const storedPng = async (id: string) =>
+    Buffer.from(await (await fetch(`${t.baseUrl}/cdn/r/${id}.png`)).arrayBuffer());
+  /** simple.html at 800x600 with no background and no padding, plus `style`. */
+  const plainCapture = (style: Record<string, unknown> = {}) =>
+    t.request('POST', '/v1/capture', {
+      key: owner.key,
+      json: {
+        url: page('simple.html'),
+        background_style: 'none',
+        padding: 0,
+        viewport: { width: 800, height: 600 },
+        ...style,
+      },
+    });
 
   it('renders the default look from {url} alone', async () => {
     const res = await t.request('POST', '/v1/capture', {
@@ -59,7 +74,7 @@ describe.each(ENGINES)('POST and GET /v1/capture on %s', (engine) => {
       capture_dpr: 1,
       canvas: { width: 1568, height: 1028 },
     });
-    const bytes = Buffer.from(await (await fetch(`${t.baseUrl}/cdn/r/${res.json.id}.png`)).arrayBuffer());
+    const bytes = await storedPng(res.json.id);
     const { data, info } = await sharp(bytes).raw().toBuffer({ resolveWithObject: true });
     // An opaque canvas is stored without an alpha channel.
     expect(info).toMatchObject({ width: 1568, height: 1028, channels: 3 });
@@ -68,35 +83,18 @@ describe.each(ENGINES)('POST and GET /v1/capture on %s', (engine) => {
   });
 
   it('gives the plain screenshot with background none and padding 0', async () => {
-    const res = await t.request('POST', '/v1/capture', {
-      key: owner.key,
-      json: {
-        url: page('simple.html'),
-        background_style: 'none',
-        padding: 0,
-        viewport: { width: 800, height: 600 },
-      },
-    });
+    const res = await plainCapture();
     expect(res.status, res.text).toBe(201);
     expect(res.json).toMatchObject({ width: 800, height: 600 });
     // Every pixel is opaque: stored without an alpha channel.
-    const bytes = Buffer.from(await (await fetch(`${t.baseUrl}/cdn/r/${res.json.id}.png`)).arrayBuffer());
+    const bytes = await storedPng(res.json.id);
     expect((await sharp(bytes).metadata()).channels).toBe(3);
   });
 
   it('keeps the alpha channel where the canvas is see-through', async () => {
-    const res = await t.request('POST', '/v1/capture', {
-      key: owner.key,
-      json: {
-        url: page('simple.html'),
-        background_style: 'none',
-        padding: 0,
-        corner_radius: 24,
-        viewport: { width: 800, height: 600 },
-      },
-    });
+    const res = await plainCapture({ corner_radius: 24 });
     expect(res.status, res.text).toBe(201);
-    const bytes = Buffer.from(await (await fetch(`${t.baseUrl}/cdn/r/${res.json.id}.png`)).arrayBuffer());
+    const bytes = await storedPng(res.json.id);
     const { data, info } = await sharp(bytes).raw().toBuffer({ resolveWithObject: true });
     expect(info.channels).toBe(4);
     expect(data[3]).toBe(0);

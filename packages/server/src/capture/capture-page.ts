@@ -76,10 +76,15 @@ export async function emulate(cdp: CDPSession, options: PageCaptureOptions): Pro
 }
 
 /**
- * `Page.captureScreenshot`, once more when Chromium answers "Unable to capture screenshot": it
- * does now and then when no compositor frame is ready (seen on full pages of 10,000 px, with
- * Playwright's own `page.screenshot` too), and a second request gets one.
+ * Whether a screenshot failed because Chromium had no compositor frame ready ("Unable to capture
+ * screenshot"): it happens now and then (seen on full pages of 10,000 px, with Playwright's own
+ * `page.screenshot` too), and a second request gets one.
  */
+export function screenshotHadNoFrame(error: unknown): boolean {
+  return /Unable to capture screenshot/.test(String(error));
+}
+
+/** `Page.captureScreenshot`, once more when Chromium had no frame ready (screenshotHadNoFrame). */
 export async function captureScreenshot(
   cdp: Pick<CDPSession, 'send'>,
   params: Record<string, unknown>,
@@ -88,7 +93,7 @@ export async function captureScreenshot(
   try {
     return await send();
   } catch (error) {
-    if (!/Unable to capture screenshot/.test(String(error))) throw error;
+    if (!screenshotHadNoFrame(error)) throw error;
     return send();
   }
 }
