@@ -8,6 +8,8 @@
 #      test PostgreSQL and Redis (test/support/throwaway-services.ts), and uses no system cluster.
 #   3. the npm packages (npm ci, when package-lock.json changed since the last install)
 #   4. the playground's front-end (vite build of packages/playground, when its sources changed)
+#   5. the raster renderer's warp in WebAssembly (AssemblyScript, packages/server/assembly, into
+#      packages/server/dist/warp.wasm, when its source changed)
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 tools_node="$root/.tools/node"
@@ -81,8 +83,18 @@ ensure_playground_build() {
   (cd "$dir" && npx --no-install vite build --logLevel error)
 }
 
+ensure_wasm_build() {
+  local built="$root/packages/server/dist/warp.wasm"
+  if [ -f "$built" ] && [ -z "$(find "$root/packages/server/assembly" "$root/package-lock.json" -newer "$built" -print -quit)" ]; then
+    return
+  fi
+  say "Building the warp (packages/server/assembly -> dist/warp.wasm)"
+  (cd "$root" && npm run --silent build:wasm)
+}
+
 ensure_node
 [ -x "$tools_node/bin/node" ] && export PATH="$tools_node/bin:$PATH" && export npm_config_nodedir="$tools_node"
 ensure_debian_packages
 ensure_npm_packages
 ensure_playground_build
+ensure_wasm_build
