@@ -45,6 +45,7 @@ const P_GW = 35;
 const P_GH = 36;
 const P_VALUES = 37; // f32, 5 per grid point: premultiplied r, g, b, a and the rest
 const P_ROW = 38; // f32, the grid interpolated at the current row (gw x 5, padded)
+const P_GCOLS = 39; // i32 pairs per grid row: the columns [from, to) some visited pixel reads
 
 const BLUR_TABLE = 4096;
 const INV255: f32 = 1.0 / 255;
@@ -228,7 +229,11 @@ function blurTaps(t: f64, fx: f64, fy: f64): v128 {
   return len2 <= 1.44 ? 1 : len2 <= 4.84 ? 2 : len2 <= 10.24 ? 3 : 4;
 }
 
-/** The blur levels evaluated at every point of the coarse grid (P_GW x P_GH, P_STEP px apart). */
+/**
+ * The blur levels evaluated at the points of the coarse grid (P_GW x P_GH, P_STEP px apart)
+ * that a visited pixel interpolates from (P_GCOLS): the quad of a tilted frame leaves a third
+ * of its bounding box empty, and a point off the layer would tap every level for nothing.
+ */
 export function blurGrid(p: usize): void {
   readBlur(p);
   const a = param(p, P_INV), b = param(p, P_INV + 1), c = param(p, P_INV + 2);
@@ -242,9 +247,20 @@ export function blurGrid(p: usize): void {
   const gw = <i32>param(p, P_GW);
   const gh = <i32>param(p, P_GH);
   const values = <usize>param(p, P_VALUES);
+  const columns = <usize>param(p, P_GCOLS);
   for (let row = 0; row < gh; row++) {
     const y = gy + (<f64>row + 0.5) * step;
-    for (let col = 0; col < gw; col++) {
+    const first = load<i32>(columns + ((<usize>row) << 3));
+    const last = load<i32>(columns + ((<usize>row) << 3) + 4);
+    // Points no pixel reads are zeroed, not left as whatever the memory held (the row lerp
+    // reads them, and stale bytes can be denormal or NaN floats).
+    const rowStart = values + ((<usize>(row * gw * 5)) << 2);
+    if (first >= last) memory.fill(rowStart, 0, (<usize>(gw * 5)) << 2);
+    else {
+      memory.fill(rowStart, 0, (<usize>(first * 5)) << 2);
+      memory.fill(rowStart + ((<usize>(last * 5)) << 2), 0, (<usize>((gw - last) * 5)) << 2);
+    }
+    for (let col = first; col < last; col++) {
       const out = values + ((<usize>((row * gw + col) * 5)) << 2);
       const x = gx + (<f64>col + 0.5) * step;
       const w = g * x + h * y + i;
@@ -373,4 +389,47 @@ export function warp(p: usize): void {
 /** Where the loader may start placing data (past this module's static data). */
 export function heapBase(): usize {
   return __heap_base;
+}
+
+/**
+ * Straight-alpha RGBA (W x H at `src`) halved on each axis into `out` (halved in layer-blur.ts
+ * documents it): each output px the alpha-weighted mean of its 2 x 2 block, rounded; a block
+ * past an odd edge repeats the last row or column. Arithmetic as the JavaScript it replaced
+ * (f64, +0.5 then truncation), so the output is identical.
+ */
+export function halve(src: usize, W: i32, H: i32, out: usize): void {
+  const w = (W + 1) >> 1;
+  const h = (H + 1) >> 1;
+  for (let y = 0; y < h; y++) {
+    const r0 = src + <usize>(2 * y * W * 4);
+    const r1 = src + <usize>(min(2 * y + 1, H - 1) * W * 4);
+    let o = out + <usize>(y * w * 4);
+    for (let x = 0; x < w; x++, o += 4) {
+      const p00 = r0 + <usize>(8 * x);
+      const p01 = r0 + <usize>(min(2 * x + 1, W - 1) * 4);
+      const p10 = r1 + <usize>(8 * x);
+      const p11 = r1 + <usize>(min(2 * x + 1, W - 1) * 4);
+      const a00 = <i32>load<u8>(p00 + 3);
+      const a01 = <i32>load<u8>(p01 + 3);
+      const a10 = <i32>load<u8>(p10 + 3);
+      const a11 = <i32>load<u8>(p11 + 3);
+      const a = a00 + a01 + a10 + a11;
+      store<u8>(o + 3, <u8>((a + 2) >> 2));
+      if (a == 0) {
+        store<u8>(o, 0);
+        store<u8>(o + 1, 0);
+        store<u8>(o + 2, 0);
+        continue;
+      }
+      const k = 1 / <f64>a;
+      for (let c: usize = 0; c < 3; c++) {
+        const sum =
+          <i32>load<u8>(p00 + c) * a00 +
+          <i32>load<u8>(p01 + c) * a01 +
+          <i32>load<u8>(p10 + c) * a10 +
+          <i32>load<u8>(p11 + c) * a11;
+        store<u8>(o + c, <u8>(<i32>(<f64>sum * k + 0.5)));
+      }
+    }
+  }
 }

@@ -2,7 +2,7 @@ import { invert, type Mat3 } from '../camera/camera-math.ts';
 import type { BlurredLayer } from './layer-blur.ts';
 import { columnExtent, type QuadRows, quadRows } from './quad-rows.ts';
 import type { RgbaTarget, StraightLayer } from './straight-layer.ts';
-import { runWarp } from './warp-module.ts';
+import { type BlurGridPlan, runWarp } from './warp-module.ts';
 
 /**
  * Draws `layer` onto `target` through the homography `h` (layer space -> target pixels),
@@ -41,17 +41,34 @@ export function warpOnto(
  * blurred level has no detail finer than its blur, so with `step` at most half the smallest
  * level's blur as projected, a linear interpolation stays within about 2 levels of 8-bit colour
  * of sampling every pixel, at 1 / step^2 of the taps. It starts one step before the rows' first
- * pixel so every pixel centre has points on both sides.
+ * pixel so every pixel centre has points on both sides; per grid row, only the columns some
+ * visited pixel reads are evaluated.
  */
-function gridPlan(rows: QuadRows, step: number) {
+function gridPlan(rows: QuadRows, step: number): BlurGridPlan {
   const { x0, x1 } = columnExtent(rows) ?? { x0: 0, x1: 0 };
-  return {
-    step,
-    gx: x0 - step,
-    gy: rows.y0 - step,
-    gw: Math.ceil((x1 - x0) / step) + 3,
-    gh: Math.ceil((rows.y1 - rows.y0) / step) + 3,
-  };
+  const gx = x0 - step;
+  const gy = rows.y0 - step;
+  const gw = Math.ceil((x1 - x0) / step) + 3;
+  const gh = Math.ceil((rows.y1 - rows.y0) / step) + 3;
+  const columns = new Int32Array(gh * 2);
+  for (let j = 0; j < gh; j++) columns[2 * j] = gw;
+  // The warp's interpolation: pixel (x, y) reads grid rows j, j + 1 and columns i, i + 1 with
+  // j = floor((y + 0.5 - gy) / step - 0.5) and i likewise.
+  const cell = (px: number, origin: number) => Math.floor((px + 0.5 - origin) / step - 0.5);
+  for (let y = rows.y0; y < rows.y1; y++) {
+    const from = rows.from[y - rows.y0] as number;
+    const to = rows.to[y - rows.y0] as number;
+    if (to <= from) continue;
+    const j = cell(y, gy);
+    const first = Math.max(0, cell(from, gx));
+    const last = Math.min(gw, cell(to - 1, gx) + 2);
+    for (const r of [j, j + 1]) {
+      if (r < 0 || r >= gh) continue;
+      columns[2 * r] = Math.min(columns[2 * r] as number, first);
+      columns[2 * r + 1] = Math.max(columns[2 * r + 1] as number, last);
+    }
+  }
+  return { step, gx, gy, gw, gh, columns };
 }
 
 /** Grid step for `blur` under the inverse map: a power of two, at most half the smallest projected sigma and 4. */

@@ -1,5 +1,6 @@
 import sharp from 'sharp';
 import { evalStops, levelStops, type MaskGeometry, type SceneDepthBlur } from './depth-blur-mask.ts';
+import { runHalve } from './warp-module.ts';
 
 /** One blur level, kept at its reduced size (straight-alpha RGBA), `sx`, `sy` level px per layer px. */
 export interface BlurLevel {
@@ -45,67 +46,10 @@ export function reduction(sigma: number): number {
  * by alpha (a mean of premultiplied colour, so transparent px add no dark fringe); a block past an
  * odd edge repeats the last row or column, so px i still centres on layer px 2i + 1. In place of
  * sharp's resize: the copy into libvips, premultiply and back cost more than the averaging itself
- * (measured: 57 ms CPU for a 3176x2096 layer to a quarter, 25 ms here, and each further halving
- * reads only the last one).
+ * (measured: 57 ms CPU for a 3176x2096 layer to a quarter, 25 ms in JavaScript, and each further
+ * halving reads only the last one); now in WebAssembly beside the warp (6 ms where JavaScript took 14-17, the bench look at dpr 1).
  */
-export function halved(src: { data: Buffer; width: number; height: number }): {
-  data: Buffer;
-  width: number;
-  height: number;
-} {
-  const { data, width: W, height: H } = src;
-  const w = Math.ceil(W / 2);
-  const h = Math.ceil(H / 2);
-  const out = Buffer.alloc(w * h * 4);
-  // One call per row: V8 optimises a small function called often better than a nested loop.
-  for (let y = 0; y < h; y++) halvedRow(data, W, H, out, w, y);
-  return { data: out, width: w, height: h };
-}
-
-/** Output row `y` of `halved`. */
-function halvedRow(data: Buffer, W: number, H: number, out: Buffer, w: number, y: number): void {
-  const r0 = 2 * y * W * 4;
-  const r1 = Math.min(2 * y + 1, H - 1) * W * 4;
-  for (let x = 0, o = y * w * 4; x < w; x++, o += 4) {
-    const c0 = 8 * x;
-    const c1 = Math.min(2 * x + 1, W - 1) * 4;
-    const a00 = data[r0 + c0 + 3] as number;
-    const a01 = data[r0 + c1 + 3] as number;
-    const a10 = data[r1 + c0 + 3] as number;
-    const a11 = data[r1 + c1 + 3] as number;
-    const a = a00 + a01 + a10 + a11;
-    out[o + 3] = (a + 2) >> 2;
-    if (a === 0) continue;
-    const k = 1 / a;
-    const p00 = r0 + c0;
-    const p01 = r0 + c1;
-    const p10 = r1 + c0;
-    const p11 = r1 + c1;
-    // Written out per channel (a loop over them measured slower). A Uint8 store truncates: the
-    // +0.5 makes it round.
-    out[o] =
-      ((data[p00] as number) * a00 +
-        (data[p01] as number) * a01 +
-        (data[p10] as number) * a10 +
-        (data[p11] as number) * a11) *
-        k +
-      0.5;
-    out[o + 1] =
-      ((data[p00 + 1] as number) * a00 +
-        (data[p01 + 1] as number) * a01 +
-        (data[p10 + 1] as number) * a10 +
-        (data[p11 + 1] as number) * a11) *
-        k +
-      0.5;
-    out[o + 2] =
-      ((data[p00 + 2] as number) * a00 +
-        (data[p01 + 2] as number) * a01 +
-        (data[p10 + 2] as number) * a10 +
-        (data[p11 + 2] as number) * a11) *
-        k +
-      0.5;
-  }
-}
+export const halved = runHalve;
 
 /**
  * One blur level of a straight-alpha RGBA layer: the layer reduced by `f` (shared by the levels

@@ -7,10 +7,11 @@ import type { QuadRows } from './quad-rows.ts';
 import type { RgbaTarget, StraightLayer } from './straight-layer.ts';
 
 /**
- * The warp's per-pixel loop runs in WebAssembly (packages/server/assembly/warp.ts, built by
- * `make install` into packages/server/dist/warp.wasm). This module loads it and places one
- * call's data in its memory: the parameter block, the layer, the canvas rows the quad touches,
- * the row spans and the blur; after the call it copies those canvas rows back.
+ * The warp's per-pixel loop, and the halving of a layer for its blur levels, run in WebAssembly
+ * (packages/server/assembly/warp.ts, built by `make install` into packages/server/dist/warp.wasm).
+ * This module loads it and places one call's data in its memory: for a warp the parameter
+ * block, the layer, the canvas rows the quad touches, the row spans and the blur, and after the
+ * call it copies those canvas rows back.
  */
 const WASM_FILE = fileURLToPath(new URL('../../../dist/warp.wasm', import.meta.url));
 
@@ -43,7 +44,8 @@ const PARAM = {
   gh: 36,
   values: 37,
   row: 38,
-  count: 39,
+  gridColumns: 39,
+  count: 40,
 } as const;
 
 /** f64 per blur level descriptor: pixels pointer, width, height, sx, sy. */
@@ -63,6 +65,7 @@ interface WarpExports {
   memory: WebAssembly.Memory;
   warp(params: number): void;
   blurGrid(params: number): void;
+  halve(src: number, width: number, height: number, out: number): void;
   heapBase(): number;
 }
 
@@ -84,7 +87,18 @@ export interface WarpJob {
   rows: QuadRows;
   blur: WarpBlur | null;
   /** The coarse grid the blur levels are interpolated from, or null to sample them per pixel. */
-  grid: { step: number; gx: number; gy: number; gw: number; gh: number } | null;
+  grid: BlurGridPlan | null;
+}
+
+/** The coarse grid: `gw` x `gh` points `step` px apart from (`gx`, `gy`) (see gridPlan). */
+export interface BlurGridPlan {
+  step: number;
+  gx: number;
+  gy: number;
+  gw: number;
+  gh: number;
+  /** Per grid row, the columns [from, to) that some visited pixel reads (pairs). */
+  columns: Int32Array;
 }
 
 let compiled: WebAssembly.Module | null = null;
@@ -157,6 +171,7 @@ export function runWarp(job: WarpJob): void {
   const weights = place.take(blur?.weights.byteLength ?? 0);
   const values = place.take(grid ? grid.gw * grid.gh * GRID_FLOATS * 4 + SIMD_PAD : 0);
   const row = place.take(grid ? grid.gw * GRID_FLOATS * 4 + SIMD_PAD : 0);
+  const columns = place.take(grid ? grid.columns.byteLength : 0);
   const memory = place.memory();
 
   const bytes = new Uint8Array(memory);
@@ -208,8 +223,28 @@ export function runWarp(job: WarpJob): void {
     p[PARAM.gh] = grid.gh;
     p[PARAM.values] = values;
     p[PARAM.row] = row;
+    p[PARAM.gridColumns] = columns;
+    new Int32Array(memory, columns, grid.columns.length).set(grid.columns);
     wasm.blurGrid(params);
   }
   wasm.warp(params);
   target.data.set(bytes.subarray(dst, dst + (canvasEnd - canvasStart)), canvasStart);
+}
+
+/** Straight-alpha RGBA halved on each axis in WebAssembly (halved in layer-blur.ts). */
+export function runHalve(src: { data: Uint8Array; width: number; height: number }): {
+  data: Buffer;
+  width: number;
+  height: number;
+} {
+  const width = Math.ceil(src.width / 2);
+  const height = Math.ceil(src.height / 2);
+  const wasm = warpInstance();
+  const place = new Placement(wasm);
+  const from = place.take(src.data.length);
+  const to = place.take(width * height * 4);
+  const bytes = new Uint8Array(place.memory());
+  bytes.set(src.data, from);
+  wasm.halve(from, src.width, src.height, to);
+  return { data: Buffer.from(bytes.subarray(to, to + width * height * 4)), width, height };
 }
