@@ -111,20 +111,15 @@ function readBlur(p: usize): void {
 }
 
 /**
- * The four texels from byte offset `k` (top pair) and `k + rowBytes` (bottom pair) weighted
- * bilinearly by (ax, ay) and by `scale`, premultiplied. Inside the image only.
+ * The four texels from byte offset `k` (top pair) and `k + rowBytes` (bottom pair), each
+ * weighted by its own factor (its alpha x its bilinear weight x any scale), premultiplied.
  */
-@inline function bilinear(src: usize, k: i32, rowBytes: i32, ax: f32, ay: f32, scale: f32): v128 {
-  const k2 = k + rowBytes;
+@inline function fourTexels(src: usize, k: i32, rowBytes: i32, w00: f32, w10: f32, w01: f32, w11: f32): v128 {
   const top = v128.or(v128.load64_zero(src + <usize>k), OPAQUE_PAIR);
-  const bottom = v128.or(v128.load64_zero(src + <usize>k2), OPAQUE_PAIR);
-  const a00 = alphaAt(src, k) * (1 - ax) * (1 - ay) * scale;
-  const a10 = alphaAt(src, k + 4) * ax * (1 - ay) * scale;
-  const a01 = alphaAt(src, k2) * (1 - ax) * ay * scale;
-  const a11 = alphaAt(src, k2 + 4) * ax * ay * scale;
+  const bottom = v128.or(v128.load64_zero(src + <usize>(k + rowBytes)), OPAQUE_PAIR);
   return f32x4.add(
-    f32x4.add(f32x4.mul(lowTexel(top), f32x4.splat(a00)), f32x4.mul(highTexel(top), f32x4.splat(a10))),
-    f32x4.add(f32x4.mul(lowTexel(bottom), f32x4.splat(a01)), f32x4.mul(highTexel(bottom), f32x4.splat(a11))),
+    f32x4.add(f32x4.mul(lowTexel(top), f32x4.splat(w00)), f32x4.mul(highTexel(top), f32x4.splat(w10))),
+    f32x4.add(f32x4.mul(lowTexel(bottom), f32x4.splat(w01)), f32x4.mul(highTexel(bottom), f32x4.splat(w11))),
   );
 }
 
@@ -142,13 +137,14 @@ function tap(src: usize, W: i32, H: i32, fx: f64, fy: f64, weight: f32): v128 {
   if (ix >= 0 && iy >= 0 && ix < W - 1 && iy < H - 1) {
     const k = (iy * W + ix) * 4;
     const k2 = k + W * 4;
-    tapAlpha =
-      alphaAt(src, k) * (1 - ax) * (1 - ay) +
-      alphaAt(src, k + 4) * ax * (1 - ay) +
-      alphaAt(src, k2) * (1 - ax) * ay +
-      alphaAt(src, k2 + 4) * ax * ay;
+    const a00 = alphaAt(src, k) * (1 - ax) * (1 - ay);
+    const a10 = alphaAt(src, k + 4) * ax * (1 - ay);
+    const a01 = alphaAt(src, k2) * (1 - ax) * ay;
+    const a11 = alphaAt(src, k2 + 4) * ax * ay;
+    tapAlpha = a00 + a10 + a01 + a11;
     if (tapAlpha == 0) return f32x4.splat(0);
-    return bilinear(src, k, W * 4, ax, ay, weight * INV255);
+    const s = weight * INV255;
+    return fourTexels(src, k, W * 4, a00 * s, a10 * s, a01 * s, a11 * s);
   }
   let alpha: f32 = 0;
   let sum = f32x4.splat(0);
@@ -366,8 +362,23 @@ export function warp(p: usize): void {
         const iy = <i32>fiy;
         if (nx == 1 && ny == 1 && ix >= 0 && iy >= 0 && ix < W - 1 && iy < H - 1) {
           // The common case: one bilinear sample inside the layer.
+          const ax = <f32>(fx - fix);
+          const ay = <f32>(fy - fiy);
           const k = (iy * W + ix) * 4;
-          sum = f32x4.add(sum, bilinear(src, k, W * 4, <f32>(fx - fix), <f32>(fy - fiy), rest * INV255));
+          const k2 = k + W * 4;
+          const s = rest * INV255;
+          sum = f32x4.add(
+            sum,
+            fourTexels(
+              src,
+              k,
+              W * 4,
+              alphaAt(src, k) * (1 - ax) * (1 - ay) * s,
+              alphaAt(src, k + 4) * ax * (1 - ay) * s,
+              alphaAt(src, k2) * (1 - ax) * ay * s,
+              alphaAt(src, k2 + 4) * ax * ay * s,
+            ),
+          );
         } else if (nx == 1 && ny == 1) {
           sum = f32x4.add(sum, tap(src, W, H, fx, fy, rest));
         } else {
