@@ -6,7 +6,7 @@
 import sharp from 'sharp';
 import type { Point } from '../../camera/camera-math.ts';
 import { layerScene } from '../../camera/scene-layer.ts';
-import type { Scene } from '../../scene-types.ts';
+import type { Scene, SceneBackground } from '../../scene-types.ts';
 import type { FontCatalogue } from '../../text/font-catalogue.ts';
 import type { ComposeCache } from '../compose-cache.ts';
 import { fittedScreenshot } from '../screenshot-fit.ts';
@@ -136,6 +136,21 @@ function drawScrim(canvas: RawImage, scene: Scene): void {
 }
 
 /**
+ * Whether the background covers the canvas opaquely: everything else is drawn over it
+ * source-over, so the canvas then stays opaque and the encoder need not check it (it drops the
+ * alpha channel of an opaque canvas). An image background may carry alpha: left to the check.
+ */
+function opaqueBackground(bg: SceneBackground): boolean {
+  if (bg.kind === 'solid') return bg.color.a >= 1;
+  if (bg.kind === 'gradient') return bg.gradient.stops.every((stop) => stop.color.a >= 1);
+  return false;
+}
+
+/** The finished canvas, marked opaque when its background makes it so. */
+const finished = (canvas: RawImage, scene: Scene): RawImage =>
+  opaqueBackground(scene.background) ? { ...canvas, opaque: true } : canvas;
+
+/**
  * Draws a Scene with no browser: background, shadows (blurred at reduced resolution), frame
  * (border band, glass, inset mat), the screenshot through its rounded mask, the rim, the
  * overlay scrim and the text layers (satori + resvg). Returns raw RGBA for the encode stage.
@@ -149,7 +164,7 @@ export async function renderRaster(scene: Scene, screenshot: RawInput, deps: Ras
     const canvas = await shadowedBackground(scene, deps, opaqueCore(scene, scene.layer, flat));
     await drawFrameLayer(canvas, flat, scene.layer);
     for (const text of scene.texts) if (!text.onFrame) await drawText(canvas, text, deps.fonts);
-    return canvas;
+    return finished(canvas, scene);
   }
   // The screenshot is fitted here only: a frame layer's flat scene fits it in its own render.
   const [canvas, shot] = await Promise.all([
@@ -169,5 +184,5 @@ export async function renderRaster(scene: Scene, screenshot: RawInput, deps: Ras
   drawScrim(canvas, scene);
   if (scene.device) await drawDevice(canvas, scene.device, deps.cache);
   for (const text of scene.texts) await drawText(canvas, text, deps.fonts);
-  return canvas;
+  return finished(canvas, scene);
 }
