@@ -2,7 +2,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
-import pg from 'pg';
 import type { DatabaseConfig } from '../config/load-config.ts';
 import { migrateToLatest } from './migrations.ts';
 import type { Database, Db } from './tables.ts';
@@ -18,8 +17,16 @@ export interface OpenedDatabase {
   close(): Promise<void>;
 }
 
-// COUNT and SUM come back as int8 text from pg; our counts fit in a JS number.
-pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number.parseInt(v, 10));
+/**
+ * The PostgreSQL driver, loaded the first time PostgreSQL is configured: the embedded default
+ * (SQLite) never loads it, which keeps it out of the service's start-up and heap.
+ */
+async function postgresDriver() {
+  const { default: pg } = await import('pg');
+  // COUNT and SUM come back as int8 text from pg; our counts fit in a JS number.
+  pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number.parseInt(v, 10));
+  return pg;
+}
 
 /** Opens the configured engine and runs migrations. */
 export async function openDatabase(
@@ -42,6 +49,7 @@ export async function openDatabase(
   if (schema !== undefined && !/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) {
     throw new Error(`Invalid PostgreSQL schema name: ${schema}`);
   }
+  const pg = await postgresDriver();
   if (schema !== undefined) {
     const client = new pg.Client({ connectionString: config.url });
     await client.connect();
