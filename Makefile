@@ -45,7 +45,7 @@ docs: install
 
 bench: install
 	@bash scripts/ensure-services.sh
-	@node bench/run.ts
+	@node $$(grep -v "^#" bin/node-flags) bench/run.ts
 
 services:
 	@bash scripts/ensure-services.sh

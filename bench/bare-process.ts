@@ -13,6 +13,8 @@ export interface BareProcess extends Baseline {
 export async function barePlaywrightProcess(viewport: Viewport): Promise<BareProcess> {
   const child = fork(path.join(import.meta.dirname, 'bare-child.ts'), [JSON.stringify(viewport)], {
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    // Node's defaults, as a user's script runs: not the bench's own V8 flags (bin/node-flags).
+    execArgv: [],
   });
   const pending = new Map<number, { resolve: (png?: string) => void; reject: (e: Error) => void }>();
   let nextId = 0;

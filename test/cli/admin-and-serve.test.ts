@@ -8,6 +8,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 const run = promisify(execFile);
 const BIN = path.resolve(import.meta.dirname, '../../bin/vitrine');
 
+/** The flags of bin/node-flags (comment lines left out), as bin/vitrine passes them to Node. */
+function serverNodeFlags(): string[] {
+  const text = fs.readFileSync(path.resolve(import.meta.dirname, '../../bin/node-flags'), 'utf8');
+  return text
+    .split('\n')
+    .filter((line) => !line.startsWith('#'))
+    .join(' ')
+    .split(/\s+/)
+    .filter(Boolean);
+}
+
 describe('bin/vitrine admin and serve', () => {
   let dataDir: string;
   let env: NodeJS.ProcessEnv;
@@ -77,6 +88,13 @@ describe('bin/vitrine admin and serve', () => {
     });
   }, 120_000);
 
+  it('runs the server with VITRINE_NODE_FLAGS instead of bin/node-flags when it is set', async () => {
+    expect(serverNodeFlags().length).toBeGreaterThan(0);
+    await expect(
+      run(BIN, ['admin', '--help'], { env: { ...env, VITRINE_NODE_FLAGS: '--no-such-node-flag' } }),
+    ).rejects.toMatchObject({ stderr: expect.stringContaining('bad option: --no-such-node-flag') });
+  });
+
   it('refuses to start with an invalid variable, naming it', async () => {
     await expect(run(BIN, ['serve'], { env: { ...env, VITRINE_PORT: 'abc' } })).rejects.toMatchObject({
       stderr: expect.stringContaining('VITRINE_PORT: expected an integer'),
@@ -99,6 +117,9 @@ describe('bin/vitrine admin and serve', () => {
       expect(banner).toContain(`${url}/docs`);
       const health = await fetch(`${url}/healthz`);
       expect(await health.json()).toEqual({ status: 'ok' });
+      // bin/vitrine execs Node with the server's V8 settings from bin/node-flags.
+      const commandLine = fs.readFileSync(`/proc/${child.pid}/cmdline`, 'utf8').split('\0');
+      expect(commandLine).toEqual(expect.arrayContaining(serverNodeFlags()));
       const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
       child.kill('SIGTERM');
       expect(await exited).toBe(0);
