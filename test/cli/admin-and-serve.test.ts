@@ -26,6 +26,9 @@ describe('bin/vitrine admin and serve', () => {
   beforeAll(() => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vitrine-cli-'));
     env = { ...process.env, VITRINE_DATA_DIR: dataDir, VITRINE_LOG_LEVEL: 'warn' };
+    // bin/vitrine's own defaults are under test: none of the caller's.
+    delete env.MALLOC_ARENA_MAX;
+    delete env.VITRINE_NODE_FLAGS;
   });
   afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
@@ -120,6 +123,8 @@ describe('bin/vitrine admin and serve', () => {
       // bin/vitrine execs Node with the server's V8 settings from bin/node-flags.
       const commandLine = fs.readFileSync(`/proc/${child.pid}/cmdline`, 'utf8').split('\0');
       expect(commandLine).toEqual(expect.arrayContaining(serverNodeFlags()));
+      const environment = fs.readFileSync(`/proc/${child.pid}/environ`, 'utf8').split('\0');
+      expect(environment).toContain('MALLOC_ARENA_MAX=2');
       const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
       child.kill('SIGTERM');
       expect(await exited).toBe(0);
