@@ -65,6 +65,7 @@ import {
 } from './jobs/job-runtime.ts';
 import { type CaptureJobPayload, createJobService } from './jobs/job-service.ts';
 import { createWebhookSecretLookup } from './jobs/webhook-secret.ts';
+import { loadOnce } from './load-once.ts';
 import { createLogger } from './logger.ts';
 import { CHROMIUM_EGRESS_CONTEXT_OPTIONS, chromiumEgressLaunchOptions } from './netpolicy/chromium-egress.ts';
 import { type EgressProxy, startEgressProxy } from './netpolicy/egress-proxy.ts';
@@ -260,7 +261,11 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     renders: backgroundRenders,
     guardedFetch,
   });
-  const [fonts, browserFonts] = await Promise.all([loadFontCatalogue(), loadBrowserFonts()]);
+  // The bundled fonts (about 40 MB of the service's memory with satori's and the browser
+  // renderer's copies) are loaded by the first styled capture: a service that only takes raw
+  // captures never holds them.
+  const fonts = loadOnce(loadFontCatalogue);
+  const browserFonts = loadOnce(loadBrowserFonts);
   const composeCache = createComposeCache();
   const compose = createComposeStage({
     fonts,

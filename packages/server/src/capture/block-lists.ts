@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import loadTrackerDB from '@ghostery/trackerdb';
 import type { BLOCK_CATEGORIES } from '@vitrine/contract';
+import { loadOnce } from '../load-once.ts';
 
 /** One of the contract's block categories (`ads`, `trackers`, `cookie-banners`, `chat-widgets`). */
 export type BlockCategory = (typeof BLOCK_CATEGORIES)[number];
@@ -147,12 +148,5 @@ export async function loadBlockLists(): Promise<BlockLists> {
  * lives in the returned object (one per service), not in the module.
  */
 export function createBlockListsLoader(): () => Promise<BlockLists> {
-  let loading: Promise<BlockLists> | undefined;
-  return () => {
-    loading ??= loadBlockLists().catch((error: unknown) => {
-      loading = undefined;
-      throw error;
-    });
-    return loading;
-  };
+  return loadOnce(loadBlockLists);
 }

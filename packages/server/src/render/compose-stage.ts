@@ -24,7 +24,8 @@ export type SceneRenderer = (
 ) => Promise<RawImage>;
 
 export interface ComposeStageDeps {
-  fonts: FontCatalogue;
+  /** The bundled fonts (their measurer wraps titles), loaded when the first styled capture needs them. */
+  fonts: () => Promise<FontCatalogue>;
   decode(encoded: Buffer): Promise<RawImage>;
   backgroundImages: BackgroundImages;
   /** Renderers by compose mode; `satori` (the raster renderer) is always present. */
@@ -32,9 +33,16 @@ export interface ComposeStageDeps {
 }
 
 /** The raster renderer as a SceneRenderer. */
-export function rasterRenderer(deps: { fonts: FontCatalogue; cache: ComposeCache }): SceneRenderer {
-  return (scene, screenshot, _signal, backgroundImage) =>
-    renderRaster(scene, screenshot, { ...deps, ...(backgroundImage ? { backgroundImage } : {}) });
+export function rasterRenderer(deps: {
+  fonts: () => Promise<FontCatalogue>;
+  cache: ComposeCache;
+}): SceneRenderer {
+  return async (scene, screenshot, _signal, backgroundImage) =>
+    renderRaster(scene, screenshot, {
+      fonts: await deps.fonts(),
+      cache: deps.cache,
+      ...(backgroundImage ? { backgroundImage } : {}),
+    });
 }
 
 /**
@@ -43,11 +51,16 @@ export function rasterRenderer(deps: { fonts: FontCatalogue; cache: ComposeCache
  */
 export function browserRenderer(deps: {
   withPage: PageRunner;
-  fonts: BrowserFonts;
+  fonts: () => Promise<BrowserFonts>;
   cache: ComposeCache;
 }): SceneRenderer {
-  return (scene, screenshot, _signal, backgroundImage) =>
-    renderInBrowser(scene, screenshot, { ...deps, ...(backgroundImage ? { backgroundImage } : {}) });
+  return async (scene, screenshot, _signal, backgroundImage) =>
+    renderInBrowser(scene, screenshot, {
+      withPage: deps.withPage,
+      fonts: await deps.fonts(),
+      cache: deps.cache,
+      ...(backgroundImage ? { backgroundImage } : {}),
+    });
 }
 
 /**
@@ -57,7 +70,7 @@ export function browserRenderer(deps: {
 export function createComposeStage(deps: ComposeStageDeps) {
   return async (input: ComposeInput, capture: PageCapture, signal: AbortSignal): Promise<ComposedImage> => {
     const { style, captureDpr } = input;
-    const screenshot = await deps.decode(capture.png);
+    const [screenshot, fonts] = await Promise.all([deps.decode(capture.png), deps.fonts()]);
     const scene = buildScene(
       style,
       {
@@ -68,7 +81,7 @@ export function createComposeStage(deps: ComposeStageDeps) {
         title: capture.title,
         topColor: style.device ? pageTopColor(screenshot, pageTopRows(captureDpr)) : null,
       },
-      { measurer: deps.fonts.measurer },
+      { measurer: fonts.measurer },
     );
     const backgroundImage = await deps.backgroundImages.load(scene, signal);
     const warnings = scene.unrendered

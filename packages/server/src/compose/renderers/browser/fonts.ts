@@ -20,7 +20,7 @@ interface SubsetFace {
  * The bundled fonts as `@font-face` rules for the browser renderer: the same @fontsource faces
  * the raster renderer uses (woff2 of the same build: identical outlines, fewer bytes to send),
  * one rule per script subset with fontsource's `unicode-range`, so Chromium picks per character
- * what satori picks by glyph coverage. Loaded once at start-up.
+ * what satori picks by glyph coverage. Loaded once, when the first styled capture needs it (app.ts).
  */
 export interface BrowserFonts {
   /** The rules a document needs to draw `text` in `font` (only the subsets it touches). */

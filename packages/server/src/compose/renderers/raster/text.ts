@@ -1,5 +1,5 @@
 import { Resvg } from '@resvg/resvg-js';
-import satori from 'satori';
+import { loadOnce } from '../../../load-once.ts';
 import { cssRgba } from '../../css/css-color.ts';
 import type { SceneText } from '../../scene-types.ts';
 import type { FontCatalogue } from '../../text/font-catalogue.ts';
@@ -71,6 +71,12 @@ function textElement(t: SceneText, margin: number): Node {
 }
 
 /**
+ * satori (with its layout engine in WebAssembly, about 6 MB of the heap) is imported by the first
+ * text drawn: most looks have none.
+ */
+const loadSatori = loadOnce(async () => (await import('satori')).default);
+
+/**
  * Draws a text layer: satori lays the glyphs out as SVG paths, resvg rasterises only the layer's
  * box (never the whole canvas), and the result is blended onto the canvas.
  */
@@ -78,6 +84,7 @@ export async function drawText(canvas: RawImage, t: SceneText, fonts: FontCatalo
   const margin = marginFor(t);
   const width = Math.ceil(t.box.width + 2 * margin);
   const height = Math.ceil(t.box.height + 2 * margin);
+  const satori = await loadSatori();
   const svg = await satori(textElement(t, margin) as never, {
     width,
     height,
