@@ -261,9 +261,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     renders: backgroundRenders,
     guardedFetch,
   });
-  // The bundled fonts (about 40 MB of the service's memory with satori's and the browser
-  // renderer's copies) are loaded by the first styled capture: a service that only takes raw
-  // captures never holds them.
+  // The bundled fonts load with the first styled capture (satori with the first text): a
+  // service that only takes raw captures holds neither (30-35 MB, docs/decisions.md).
   const fonts = loadOnce(loadFontCatalogue);
   const browserFonts = loadOnce(loadBrowserFonts);
   const composeCache = createComposeCache();
