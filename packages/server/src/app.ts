@@ -207,18 +207,15 @@ async function connectRedis(url: string): Promise<Redis> {
 
 /** Durable queues: BullMQ when Redis is configured (several processes), else the jobs table. */
 async function queueOpener(config: Config, core: Awaited<ReturnType<typeof openCore>>) {
-  const redisUrl = config.redisUrl;
-  const bullmq = redisUrl ? await import('./queue/bullmq-job-queue.ts') : null;
+  const { redisUrl, redisPrefix: prefix } = config;
+  if (redisUrl) {
+    const { createBullmqJobQueue } = await import('./queue/bullmq-job-queue.ts');
+    return <T>(name: string, settings: JobQueueSettings): JobQueue<T> =>
+      createBullmqJobQueue<T>({ ...settings, redisUrl, prefix, name });
+  }
+  const { db, engine } = core.database;
   return <T>(name: string, settings: JobQueueSettings): JobQueue<T> =>
-    bullmq && redisUrl
-      ? bullmq.createBullmqJobQueue<T>({ ...settings, redisUrl, prefix: config.redisPrefix, name })
-      : createEmbeddedJobQueue<T>({
-          ...settings,
-          db: core.database.db,
-          engine: core.database.engine,
-          name,
-          clock: core.clock,
-        });
+    createEmbeddedJobQueue<T>({ ...settings, db, engine, name, clock: core.clock });
 }
 
 /**
