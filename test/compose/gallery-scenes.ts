@@ -77,6 +77,20 @@ export const GALLERY: Record<string, StyleRequest> = {
     text_y: 0.08,
     watermark: 'vitrine.dev',
   }),
+  // Scripts beyond Latin: Cyrillic, Greek and Latin Extended from the bundled faces' other
+  // subsets, Japanese, Chinese and Korean from the system's Noto CJK faces cut to the text.
+  'title-scripts': half({
+    title: 'Привет, Ωμέγα, Zażółć',
+    subtitle: '日本語のタイトル · 中文标题 · 한국어 제목',
+    background_preset: 'arctic',
+  }),
+  'title-serif-cjk': half({
+    title: '季節のおたより',
+    title_font: 'Lora',
+    subtitle: 'Северное сияние',
+    subtitle_font: 'Lora',
+    title_position: 'below',
+  }),
   'text-clear-of-title-below': half({
     title: 'Your numbers, at a glance',
     title_position: 'below',

@@ -101,6 +101,19 @@ describe.each(ENGINES)('POST and GET /v1/capture on %s', (engine) => {
     expect(data[(300 * 800 + 400) * 4 + 3]).toBe(255);
   });
 
+  it('draws CJK titles with the system faces and warns of characters no font has', async () => {
+    const res = await plainCapture({
+      padding: 48,
+      background_style: 'gradient',
+      title: 'Ship 日本語のタイトル',
+      subtitle: 'สวัสดี Привет',
+    });
+    expect(res.status, res.text).toBe(201);
+    expect(res.json.warnings).toEqual([
+      'subtitle: no font has the characters "ดวสัี"; compose_mode satori draws them as empty boxes',
+    ]);
+  });
+
   it('names invalid enum values and their valid set', async () => {
     const res = await t.request('POST', '/v1/capture', {
       key: owner.key,

@@ -6,7 +6,7 @@ import { renderInBrowser } from '../compose/renderers/browser/render-in-browser.
 import type { ComposeCache } from '../compose/renderers/compose-cache.ts';
 import { renderRaster } from '../compose/renderers/raster/render-raster.ts';
 import { buildScene, sceneGeometry } from '../compose/scene.ts';
-import type { Scene } from '../compose/scene-types.ts';
+import type { Scene, SceneText } from '../compose/scene-types.ts';
 import type { FontCatalogue } from '../compose/text/font-catalogue.ts';
 import type { RawImage } from '../image/raw-image.ts';
 import type { BackgroundImages } from './background-images.ts';
@@ -63,6 +63,39 @@ export function browserRenderer(deps: {
     });
 }
 
+/** The request field each kind of scene text comes from. */
+const TEXT_FIELDS: Record<SceneText['role'], string> = {
+  title: 'title',
+  subtitle: 'subtitle',
+  badge: 'badge',
+  watermark: 'watermark',
+  text: 'text_content',
+  device: 'device (the page title in its frame)',
+};
+
+/** How many of the characters no face has a warning lists. */
+const LISTED_CHARACTERS = 12;
+
+/**
+ * Warnings for text the raster renderer cannot draw: characters that neither the bundled faces,
+ * the system's CJK faces nor the emoji cover come out as empty boxes, and the user should know.
+ */
+async function unrenderableText(scene: Scene, fonts: FontCatalogue): Promise<string[]> {
+  const missingByField = new Map<string, Set<string>>();
+  for (const text of scene.texts) {
+    const { missing } = await fonts.facesFor(text.lines.join(''), text.font);
+    if (missing.length === 0) continue;
+    const field = TEXT_FIELDS[text.role];
+    missingByField.set(field, new Set([...(missingByField.get(field) ?? []), ...missing]));
+  }
+  return [...missingByField].map(([field, characters]) => {
+    const missing = [...characters];
+    const listed = missing.slice(0, LISTED_CHARACTERS).join('');
+    const more = missing.length > LISTED_CHARACTERS ? ` and ${missing.length - LISTED_CHARACTERS} more` : '';
+    return `${field}: no font has the characters "${listed}"${more}; compose_mode satori draws them as empty boxes`;
+  });
+}
+
 /**
  * The compose stage of a styled capture: the scene from the resolved style and the screenshot's
  * real size, drawn by the requested mode.
@@ -91,6 +124,7 @@ export function createComposeStage(deps: ComposeStageDeps) {
     if (renderer !== deps.renderers[style.compose_mode]) {
       warnings.push(`compose_mode ${style.compose_mode} is not available; rendered with satori`);
     }
+    if (renderer === deps.renderers.satori) warnings.push(...(await unrenderableText(scene, fonts)));
     const image = await renderer(scene, screenshot, signal, backgroundImage);
     return { image, warnings, resolved: { canvas: sceneGeometry(scene) } };
   };

@@ -1,38 +1,85 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { eastAsianWidthType } from 'get-east-asian-width';
 import opentype from 'opentype.js';
 import sharp from 'sharp';
 import type { FontRef } from '../scene-types.ts';
 import { FONT_FAMILIES } from './font-families.ts';
+import {
+  cjkRegionFor,
+  cutFace,
+  listSystemCjkFaces,
+  pickCjkFace,
+  type SystemCjkFace,
+} from './system-cjk-faces.ts';
 import type { TextMeasurer } from './text-layout.ts';
 
 /** A font face as satori takes it. */
 export interface SatoriFont {
   name: string;
   data: Buffer;
-  weight: 400 | 500 | 600 | 700 | 800;
+  weight: 100 | 200 | 300 | 400 | 500 | 600 | 700 | 800 | 900;
   style: 'normal';
 }
 
+/** What satori needs to draw one text: its faces, the family list to ask for, and what no face has. */
+export interface TextFaces {
+  /** The bundled faces, plus a system CJK face cut to the text when the text needs one. */
+  fonts: SatoriFont[];
+  /** CSS font-family list: the family's faces (one per script subset), then the cut face. */
+  fontFamily: string;
+  /** Characters no face has (neither bundled, nor the system's CJK faces, nor emoji): drawn as boxes. */
+  missing: string[];
+}
+
 /**
- * The bundled fonts, loaded once at start-up and passed to the renderer: satori's font list
- * (one stable array, so satori's own per-array cache works), a measurer from the same files,
- * and an emoji image cache (Noto Color Emoji through the system's pango, since satori cannot
- * draw colour bitmap fonts itself).
+ * The bundled fonts, loaded once and passed to the renderer: satori's font list (one stable
+ * array, so satori's own per-array cache works), a measurer from the same files, an emoji image
+ * cache (Noto Color Emoji through the system's pango, since satori cannot draw colour bitmap
+ * fonts itself), and the faces for scripts the bundled ones lack.
  */
 export interface FontCatalogue {
   fonts: SatoriFont[];
   measurer: TextMeasurer;
-  /** Satori's `loadAdditionalAsset`: emoji as images; other scripts have no bundled face. */
+  /** The faces satori needs for `text` in `font`. */
+  facesFor(text: string, font: FontRef): Promise<TextFaces>;
+  /** Satori's `loadAdditionalAsset`: emoji as images. */
   loadAdditionalAsset(languageCode: string, segment: string): Promise<string | SatoriFont[]>;
+}
+
+export interface FontCatalogueOptions {
+  /** The system's CJK faces (default: fontconfig's list); none leaves CJK text to `missing`. */
+  systemCjkFaces?: () => Promise<SystemCjkFace[]>;
 }
 
 /** opentype.parse with the options the library takes (its type definitions leave them out). */
 const parseFont = opentype.parse as (buffer: ArrayBuffer, options: { lowMemory: boolean }) => opentype.Font;
 
+function parse(data: Buffer): opentype.Font {
+  // lowMemory: glyphs are parsed when first asked for. Parsing every glyph of every face up
+  // front kept 32 MB of objects on the heap for the life of the process (each full collection
+  // marked them all), where the measurer reads a few hundred advance widths.
+  return parseFont(data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength) as ArrayBuffer, {
+    lowMemory: true,
+  });
+}
+
+/**
+ * Characters satori draws without a font face: white space and controls, and emoji (drawn as
+ * images by `loadAdditionalAsset`) with their joiners, selectors and modifiers.
+ */
+const NEEDS_NO_FACE =
+  /^(?:\p{White_Space}|\p{Cc}|\p{Cf}|\p{Extended_Pictographic}|\p{Emoji_Modifier}|\p{Regional_Indicator}|\u20e3|\ufe0e|\ufe0f)$/u;
+
+/** How many cut faces (a few kB each) are kept for texts drawn again (titles repeat). */
+const CUT_FACES_KEPT = 64;
+
+/** The satori name of a bundled face: fontsource splits a family by script into one file each. */
+const faceName = (family: string, subset: string) => `${family} ${subset}`;
+
 /** Reads the @fontsource .woff files of every family, weight and subset in FONT_FAMILIES. */
-export async function loadFontCatalogue(): Promise<FontCatalogue> {
+export async function loadFontCatalogue(options: FontCatalogueOptions = {}): Promise<FontCatalogue> {
   const require = createRequire(import.meta.url);
   const fonts: SatoriFont[] = [];
   const faces = new Map<string, opentype.Font[]>();
@@ -42,31 +89,97 @@ export async function loadFontCatalogue(): Promise<FontCatalogue> {
       const list: opentype.Font[] = [];
       for (const subset of family.subsets) {
         const data = await readFile(path.join(dir, `${family.fileId}-${subset}-${weight}-normal.woff`));
-        fonts.push({ name: family.family, data, weight: weight as SatoriFont['weight'], style: 'normal' });
-        // lowMemory: glyphs are parsed when first asked for. Parsing every glyph of every face
-        // up front kept 32 MB of objects on the heap for the life of the process (each full
-        // collection marked them all), where the measurer reads a few hundred advance widths.
-        const file = data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength);
-        list.push(parseFont(file, { lowMemory: true }));
+        // One name per subset: satori keeps a single face per name and weight, so faces of one
+        // name would hide each other's scripts (Cyrillic and Greek were drawn as boxes).
+        fonts.push({
+          name: faceName(family.family, subset),
+          data,
+          weight: weight as SatoriFont['weight'],
+          style: 'normal',
+        });
+        list.push(parse(data));
       }
       faces.set(`${family.family}:${weight}`, list);
     }
   }
-  const emoji = new Map<string, Promise<string>>();
+  const allFaces = [...faces.values()].flat();
+  const bundledHas = (ch: string) => allFaces.some((f) => f.charToGlyphIndex(ch) > 0);
   const measurer: TextMeasurer = {
     lineWidth(text: string, font: FontRef, size: number): number {
       const list = faces.get(`${font.family}:${font.weight}`) ?? faces.get('Inter:400') ?? [];
       let width = 0;
       for (const ch of text) {
-        const face = list.find((f) => f.charToGlyphIndex(ch) > 0) ?? list[0];
-        width += face ? face.getAdvanceWidth(ch, size, { kerning: false }) : size * 0.6;
+        const face = list.find((f) => f.charToGlyphIndex(ch) > 0);
+        if (face) width += face.getAdvanceWidth(ch, size, { kerning: false });
+        // The system's CJK faces set wide characters (Han, kana, Hangul, full-width forms) 1 em apart.
+        else if (isWide(ch)) width += size;
+        else width += list[0] ? list[0].getAdvanceWidth(ch, size, { kerning: false }) : size * 0.6;
       }
       return width;
     },
   };
+  const systemCjkFaces = options.systemCjkFaces ?? listSystemCjkFaces;
+  const cjkFaces = systemCjkFaces();
+  const cutFaces = new Map<string, Promise<TextFaces>>();
+  const emoji = new Map<string, Promise<string>>();
+
+  async function cutFacesFor(
+    family: (typeof FONT_FAMILIES)[number],
+    font: FontRef,
+    needed: string[],
+  ): Promise<TextFaces> {
+    const familyList = family.subsets.map((s) => `"${faceName(family.family, s)}"`).join(', ');
+    const noFace: TextFaces = { fonts, fontFamily: familyList, missing: needed };
+    const text = needed.join('');
+    const face = pickCjkFace(await cjkFaces, {
+      genre: family.genre,
+      region: cjkRegionFor(text),
+      weight: font.weight,
+    });
+    if (!face) return noFace;
+    let data: Buffer;
+    let cut: opentype.Font;
+    try {
+      data = await cutFace(face, text);
+      cut = parse(data);
+    } catch {
+      // A cut with none of the characters has no character map, which neither opentype.js nor
+      // satori can read; a face file that went missing since fontconfig listed it reads the same.
+      return noFace;
+    }
+    const name = `Vitrine CJK ${face.region} ${face.genre} ${face.weight}`;
+    return {
+      fonts: [...fonts, { name, data, weight: satoriWeight(face.weight), style: 'normal' }],
+      fontFamily: `${familyList}, "${name}"`,
+      missing: needed.filter((ch) => !(cut.charToGlyphIndex(ch) > 0)),
+    };
+  }
+
   return {
     fonts,
     measurer,
+    facesFor(text, font) {
+      const family =
+        FONT_FAMILIES.find((f) => f.family === font.family) ??
+        (FONT_FAMILIES[0] as (typeof FONT_FAMILIES)[number]);
+      const needed = [...new Set(text)].filter((ch) => !NEEDS_NO_FACE.test(ch) && !bundledHas(ch)).sort();
+      if (needed.length === 0) {
+        const fontFamily = family.subsets.map((s) => `"${faceName(family.family, s)}"`).join(', ');
+        return Promise.resolve({ fonts, fontFamily, missing: [] });
+      }
+      const key = `${family.family}:${font.weight}:${needed.join('')}`;
+      let pending = cutFaces.get(key);
+      if (pending) {
+        // Most recently used last: the map's first entry is the one to drop.
+        cutFaces.delete(key);
+      } else {
+        pending = cutFacesFor(family, font, needed);
+        pending.catch(() => cutFaces.delete(key));
+      }
+      cutFaces.set(key, pending);
+      if (cutFaces.size > CUT_FACES_KEPT) cutFaces.delete(cutFaces.keys().next().value as string);
+      return pending;
+    },
     loadAdditionalAsset(languageCode, segment) {
       if (languageCode !== 'emoji') return Promise.resolve([]);
       let pending = emoji.get(segment);
@@ -81,4 +194,14 @@ export async function loadFontCatalogue(): Promise<FontCatalogue> {
       return pending;
     },
   };
+}
+
+function isWide(ch: string): boolean {
+  const type = eastAsianWidthType(ch.codePointAt(0) as number);
+  return type === 'wide' || type === 'fullwidth';
+}
+
+/** Satori's weight for a CSS weight (it takes whole hundreds). */
+function satoriWeight(weight: number): SatoriFont['weight'] {
+  return Math.min(900, Math.max(100, Math.round(weight / 100) * 100)) as SatoriFont['weight'];
 }

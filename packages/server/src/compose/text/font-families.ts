@@ -13,6 +13,8 @@ export interface FontFamilySpec {
   subsets: readonly string[];
   /** Average advance as a fraction of the size; used only by the estimating measurer. */
   averageAdvance: number;
+  /** Which of the system's CJK faces stands in for the scripts the family lacks. */
+  genre: 'sans' | 'serif' | 'mono';
 }
 
 export const FONT_FAMILIES: readonly FontFamilySpec[] = [
@@ -23,6 +25,7 @@ export const FONT_FAMILIES: readonly FontFamilySpec[] = [
     weights: [400, 600, 700, 800],
     subsets: ['latin', 'latin-ext', 'cyrillic', 'greek'],
     averageAdvance: 0.56,
+    genre: 'sans',
   },
   {
     family: 'Lora',
@@ -31,6 +34,7 @@ export const FONT_FAMILIES: readonly FontFamilySpec[] = [
     weights: [400, 600, 700],
     subsets: ['latin', 'latin-ext', 'cyrillic'],
     averageAdvance: 0.52,
+    genre: 'serif',
   },
   {
     family: 'DM Serif Display',
@@ -39,6 +43,7 @@ export const FONT_FAMILIES: readonly FontFamilySpec[] = [
     weights: [400],
     subsets: ['latin', 'latin-ext'],
     averageAdvance: 0.5,
+    genre: 'serif',
   },
   {
     family: 'JetBrains Mono',
@@ -47,6 +52,7 @@ export const FONT_FAMILIES: readonly FontFamilySpec[] = [
     weights: [400, 600, 700, 800],
     subsets: ['latin', 'latin-ext', 'cyrillic', 'greek'],
     averageAdvance: 0.6,
+    genre: 'mono',
   },
 ];
 

@@ -20,7 +20,7 @@ function marginFor(t: SceneText): number {
 }
 
 /** The satori element tree of one text layer: one non-wrapping div per pre-wrapped line. */
-function textElement(t: SceneText, margin: number): Node {
+function textElement(t: SceneText, fontFamily: string, margin: number): Node {
   const justify = { top: 'flex-start', middle: 'center', bottom: 'flex-end' }[t.verticalAlign];
   const alignItems = { left: 'flex-start', center: 'center', right: 'flex-end' }[t.align];
   const fill: Record<string, unknown> = t.gradientCss
@@ -32,7 +32,7 @@ function textElement(t: SceneText, margin: number): Node {
       {
         display: 'flex',
         whiteSpace: 'pre',
-        fontFamily: t.font.family,
+        fontFamily,
         fontWeight: t.font.weight,
         fontSize: t.size,
         lineHeight: `${t.lineHeight}px`,
@@ -84,11 +84,11 @@ export async function drawText(canvas: RawImage, t: SceneText, fonts: FontCatalo
   const margin = marginFor(t);
   const width = Math.ceil(t.box.width + 2 * margin);
   const height = Math.ceil(t.box.height + 2 * margin);
-  const satori = await loadSatori();
-  const svg = await satori(textElement(t, margin) as never, {
+  const [satori, faces] = await Promise.all([loadSatori(), fonts.facesFor(t.lines.join(''), t.font)]);
+  const svg = await satori(textElement(t, faces.fontFamily, margin) as never, {
     width,
     height,
-    fonts: fonts.fonts,
+    fonts: faces.fonts,
     loadAdditionalAsset: (code, segment) => fonts.loadAdditionalAsset(code, segment) as never,
   });
   const rendered = new Resvg(svg, { fitTo: { mode: 'original' }, font: { loadSystemFonts: false } }).render();
