@@ -2,10 +2,11 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { eastAsianWidthType } from 'get-east-asian-width';
+import { LRUCache } from 'lru-cache';
 import opentype from 'opentype.js';
 import sharp from 'sharp';
 import type { FontRef } from '../scene-types.ts';
-import { FONT_FAMILIES } from './font-families.ts';
+import { FONT_FAMILIES, type FontFamilySpec } from './font-families.ts';
 import {
   cjkRegionFor,
   cutFace,
@@ -74,9 +75,15 @@ const NEEDS_NO_FACE =
 
 /** How many cut faces (a few kB each) are kept for texts drawn again (titles repeat). */
 const CUT_FACES_KEPT = 64;
+/** How many emoji images (10-30 kB of PNG each) are kept. */
+const EMOJI_KEPT = 512;
 
 /** The satori name of a bundled face: fontsource splits a family by script into one file each. */
 const faceName = (family: string, subset: string) => `${family} ${subset}`;
+
+/** The CSS font-family list of a bundled family's faces, in the order satori tries them. */
+const familyList = (family: FontFamilySpec) =>
+  family.subsets.map((subset) => `"${faceName(family.family, subset)}"`).join(', ');
 
 /** Reads the @fontsource .woff files of every family, weight and subset in FONT_FAMILIES. */
 export async function loadFontCatalogue(options: FontCatalogueOptions = {}): Promise<FontCatalogue> {
@@ -120,16 +127,12 @@ export async function loadFontCatalogue(options: FontCatalogueOptions = {}): Pro
   };
   const systemCjkFaces = options.systemCjkFaces ?? listSystemCjkFaces;
   const cjkFaces = systemCjkFaces();
-  const cutFaces = new Map<string, Promise<TextFaces>>();
-  const emoji = new Map<string, Promise<string>>();
+  const cutFaces = new LRUCache<string, Promise<TextFaces>>({ max: CUT_FACES_KEPT });
+  // Any sequence of emoji joined by ZWJ is a segment of its own: bounded, or a client could grow it.
+  const emoji = new LRUCache<string, Promise<string>>({ max: EMOJI_KEPT });
 
-  async function cutFacesFor(
-    family: (typeof FONT_FAMILIES)[number],
-    font: FontRef,
-    needed: string[],
-  ): Promise<TextFaces> {
-    const familyList = family.subsets.map((s) => `"${faceName(family.family, s)}"`).join(', ');
-    const noFace: TextFaces = { fonts, fontFamily: familyList, missing: needed };
+  async function cutFacesFor(family: FontFamilySpec, font: FontRef, needed: string[]): Promise<TextFaces> {
+    const noFace: TextFaces = { fonts, fontFamily: familyList(family), missing: needed };
     const text = needed.join('');
     const face = pickCjkFace(await cjkFaces, {
       genre: family.genre,
@@ -150,7 +153,7 @@ export async function loadFontCatalogue(options: FontCatalogueOptions = {}): Pro
     const name = `Vitrine CJK ${face.region} ${face.genre} ${face.weight}`;
     return {
       fonts: [...fonts, { name, data, weight: satoriWeight(face.weight), style: 'normal' }],
-      fontFamily: `${familyList}, "${name}"`,
+      fontFamily: `${familyList(family)}, "${name}"`,
       missing: needed.filter((ch) => !(cut.charToGlyphIndex(ch) > 0)),
     };
   }
@@ -160,24 +163,16 @@ export async function loadFontCatalogue(options: FontCatalogueOptions = {}): Pro
     measurer,
     facesFor(text, font) {
       const family =
-        FONT_FAMILIES.find((f) => f.family === font.family) ??
-        (FONT_FAMILIES[0] as (typeof FONT_FAMILIES)[number]);
+        FONT_FAMILIES.find((f) => f.family === font.family) ?? (FONT_FAMILIES[0] as FontFamilySpec);
       const needed = [...new Set(text)].filter((ch) => !NEEDS_NO_FACE.test(ch) && !bundledHas(ch)).sort();
-      if (needed.length === 0) {
-        const fontFamily = family.subsets.map((s) => `"${faceName(family.family, s)}"`).join(', ');
-        return Promise.resolve({ fonts, fontFamily, missing: [] });
-      }
+      if (needed.length === 0) return Promise.resolve({ fonts, fontFamily: familyList(family), missing: [] });
       const key = `${family.family}:${font.weight}:${needed.join('')}`;
       let pending = cutFaces.get(key);
-      if (pending) {
-        // Most recently used last: the map's first entry is the one to drop.
-        cutFaces.delete(key);
-      } else {
+      if (!pending) {
         pending = cutFacesFor(family, font, needed);
+        cutFaces.set(key, pending);
         pending.catch(() => cutFaces.delete(key));
       }
-      cutFaces.set(key, pending);
-      if (cutFaces.size > CUT_FACES_KEPT) cutFaces.delete(cutFaces.keys().next().value as string);
       return pending;
     },
     loadAdditionalAsset(languageCode, segment) {
