@@ -15,13 +15,18 @@ const fonts: BrowserFonts = { faceCss: () => [], metrics: () => ({ ascent: 0.97,
 function fakeChromium() {
   const documents: string[] = [];
   const withPage = async <T>(fn: (page: Page, cdp: CDPSession) => Promise<T>): Promise<T> => {
+    // This page's document: renders run side by side, each on a page of its own.
+    let html = '';
     const cdp = {
       send: async (method: string, params: Record<string, unknown>) => {
         if (method === 'Page.getFrameTree') return { frameTree: { frame: { id: 'f' } } };
-        if (method === 'Page.setDocumentContent') documents.push(String(params.html));
+        if (method === 'Page.setDocumentContent') {
+          html = String(params.html);
+          documents.push(html);
+        }
         if (method === 'Page.createIsolatedWorld') return { executionContextId: 1 };
         if (method === 'Page.captureScreenshot') {
-          const size = /width:(\d+)px;height:(\d+)px/.exec(documents.at(-1) ?? '');
+          const size = /width:(\d+)px;height:(\d+)px/.exec(html);
           const png = await sharp({
             create: {
               width: Number(size?.[1]),
@@ -88,5 +93,27 @@ describe('browser renderer: rendered pages are cached by document', () => {
     await renderInBrowser(scene, screenshot([255, 0, 0]), deps);
     await renderInBrowser(scene, screenshot([255, 0, 0]), deps);
     expect(chromium.documents).toHaveLength(2);
+  });
+
+  it('draws a camera look from three cached planes (the camera parity tests check its pixels)', async () => {
+    const camera = buildScene(
+      resolveStyle({
+        background: 'solid',
+        background_color: '#808080',
+        perspective: 'tilt-left',
+        title: 'Hi',
+      }),
+      { width: 640, height: 400 },
+    );
+    const chromium = fakeChromium();
+    const deps = { withPage: chromium.withPage, fonts, cache: createComposeCache() };
+    const red = await renderInBrowser(camera, screenshot([255, 0, 0]), deps);
+    // The flat frame layer, the backdrop (background and shadows) and the flat title: none
+    // holds the screenshot's pixels, so the same look renders no page again.
+    expect(chromium.documents).toHaveLength(3);
+    expect(chromium.documents.filter((d) => d.includes('matrix3d'))).toHaveLength(1);
+    await renderInBrowser(camera, screenshot([255, 0, 0]), deps);
+    expect(chromium.documents).toHaveLength(3);
+    expect([red.width, red.height]).toEqual([camera.canvas.width, camera.canvas.height]);
   });
 });

@@ -1,14 +1,16 @@
 import { createHash } from 'node:crypto';
 import type { CDPSession, Page } from 'playwright-core';
 import sharp from 'sharp';
-import type { Scene } from '../../scene-types.ts';
+import { layerScene } from '../../camera/scene-layer.ts';
+import type { Scene, SceneLayer } from '../../scene-types.ts';
+import { drawFrameLayer } from '../raster/frame-layer.ts';
 import type { RawImage } from '../raster/pixels.ts';
 import type { ComposeCache, RawInput } from '../raster/render-raster.ts';
 import { edgeColor, fittedScreenshot } from '../screenshot-fit.ts';
-import { buildLayeredHtml } from './camera-html.ts';
+import { buildLayerPlaneHtml } from './camera-html.ts';
 import type { BrowserFonts } from './fonts.ts';
 import { compositeOver, coverImage, pasteScreenshot } from './pixels.ts';
-import { buildSceneHtml, type SceneHtmlOptions, type ScreenshotSource } from './scene-html.ts';
+import { buildSceneHtml, type ScreenshotSource } from './scene-html.ts';
 
 /** Runs `fn` on a prepared page and its CDP session (app.ts: the browser pool's `run`). */
 export type PageRunner = <T>(fn: (page: Page, cdp: CDPSession) => Promise<T>) => Promise<T>;
@@ -118,9 +120,9 @@ export async function renderInBrowser(
   deps: BrowserComposeDeps,
   timings?: BrowserComposeTimings,
 ): Promise<RawImage> {
+  if (scene.layer) return renderLayeredInBrowser(scene, scene.layer, screenshot, deps);
   const t0 = performance.now();
-  // A camera-transformed or blurred frame layer needs Chromium to draw the screenshot.
-  const mode = scene.layer ? 'inline' : (deps.screenshotMode ?? 'composite');
+  const mode = deps.screenshotMode ?? 'composite';
   const needPixels = mode === 'composite' || scene.frame.fill === 'auto';
   const [fitted, source, under] = await Promise.all([
     needPixels ? fittedScreenshot(screenshot, scene.screenshot) : null,
@@ -130,12 +132,8 @@ export async function renderInBrowser(
       : null,
   ]);
   const { rect } = scene.screenshot;
-  const layer = scene.layer;
-  const build = layer
-    ? (o: SceneHtmlOptions) => buildLayeredHtml(scene, layer, o)
-    : (o: SceneHtmlOptions) => buildSceneHtml(scene, o);
   const edge = fitted ? edgeColor(fitted, rect.width, rect.height) : null;
-  const doc = build({
+  const doc = buildSceneHtml(scene, {
     fonts: deps.fonts,
     screenshot: source,
     ...(edge && scene.frame.fill === 'auto' ? { autoMat: edge } : {}),
@@ -178,6 +176,49 @@ export async function renderInBrowser(
     timings.decode = stepTimes.decode;
     timings.finish = performance.now() - drawn;
   }
+  return canvas;
+}
+
+/**
+ * A scene with a frame layer (camera or depth blur). Chromium draws the three planes, each a
+ * document without the screenshot's pixels in it but the layer's (so each is kept in the compose
+ * cache like a composite-mode page): the frame layer flat (frame, screenshot pasted in, device,
+ * the texts on the frame), the backdrop (background and the shadows through their camera), and
+ * the texts that stay flat. The layer's depth blur and camera warp are the raster renderer's
+ * (WebAssembly, the same code and so the same pixels): Chromium blurring and resampling a 3D-
+ * transformed layer in software took 350-470 ms at dpr 1 and 1.4-2 s at dpr 2 (P10 asks for
+ * 240 / 800), most of it the blur filters and the 3D transform of every level's copy.
+ */
+async function renderLayeredInBrowser(
+  scene: Scene,
+  layer: SceneLayer,
+  screenshot: RawInput,
+  deps: BrowserComposeDeps,
+): Promise<RawImage> {
+  const times = { page: 0, decode: 0 };
+  const docs = buildLayerPlaneHtml(scene, { fonts: deps.fonts });
+  const [flat, backdrop, texts, under] = await Promise.all([
+    renderInBrowser(layerScene(scene, layer), screenshot, deps),
+    renderedPage(docs.backdrop, deps.cache, deps, times),
+    docs.texts ? renderedPage(docs.texts, deps.cache, deps, times) : null,
+    scene.background.kind === 'image' && deps.backgroundImage
+      ? coverImage(deps.backgroundImage, scene.canvas.width, scene.canvas.height)
+      : null,
+  ]);
+  const { width, height } = scene.canvas;
+  const canvas = under ?? { data: Buffer.alloc(width * height * 4), width, height, channels: 4 as const };
+  const plane = (page: RawImage) => ({ data: page.data, width, stride: page.width, height });
+  if (under) compositeOver(canvas, plane(backdrop), { x: 0, y: 0 });
+  else
+    for (let y = 0; y < height; y++)
+      backdrop.data.copy(
+        canvas.data,
+        y * width * 4,
+        y * backdrop.width * 4,
+        (y * backdrop.width + width) * 4,
+      );
+  await drawFrameLayer(canvas, flat, layer);
+  if (texts) compositeOver(canvas, plane(texts), { x: 0, y: 0 });
   return canvas;
 }
 
