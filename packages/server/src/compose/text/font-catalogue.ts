@@ -5,6 +5,7 @@ import { eastAsianWidthType } from 'get-east-asian-width';
 import { LRUCache } from 'lru-cache';
 import opentype from 'opentype.js';
 import sharp from 'sharp';
+import { loadOnce } from '../../load-once.ts';
 import type { FontRef } from '../scene-types.ts';
 import { FONT_FAMILIES, type FontFamilySpec } from './font-families.ts';
 import {
@@ -125,8 +126,8 @@ export async function loadFontCatalogue(options: FontCatalogueOptions = {}): Pro
       return width;
     },
   };
-  const systemCjkFaces = options.systemCjkFaces ?? listSystemCjkFaces;
-  const cjkFaces = systemCjkFaces();
+  // fontconfig is asked once, by the first text that needs a face the bundle lacks.
+  const cjkFaces = loadOnce(options.systemCjkFaces ?? listSystemCjkFaces);
   const cutFaces = new LRUCache<string, Promise<TextFaces>>({ max: CUT_FACES_KEPT });
   // Any sequence of emoji joined by ZWJ is a segment of its own: bounded, or a client could grow it.
   const emoji = new LRUCache<string, Promise<string>>({ max: EMOJI_KEPT });
@@ -134,7 +135,7 @@ export async function loadFontCatalogue(options: FontCatalogueOptions = {}): Pro
   async function cutFacesFor(family: FontFamilySpec, font: FontRef, needed: string[]): Promise<TextFaces> {
     const noFace: TextFaces = { fonts, fontFamily: familyList(family), missing: needed };
     const text = needed.join('');
-    const face = pickCjkFace(await cjkFaces, {
+    const face = pickCjkFace(await cjkFaces(), {
       genre: family.genre,
       region: cjkRegionFor(text),
       weight: font.weight,

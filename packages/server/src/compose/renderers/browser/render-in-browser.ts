@@ -180,11 +180,11 @@ export async function renderInBrowser(
 }
 
 /**
- * A scene with a frame layer (camera or depth blur). Chromium draws the three planes, each a
- * document without the screenshot's pixels in it but the layer's (so each is kept in the compose
- * cache like a composite-mode page): the frame layer flat (frame, screenshot pasted in, device,
- * the texts on the frame), the backdrop (background and the shadows through their camera), and
- * the texts that stay flat. The layer's depth blur and camera warp are the raster renderer's
+ * A scene with a frame layer (camera or depth blur). Chromium draws three planes, and none of
+ * their documents holds the screenshot's pixels (so each is kept in the compose cache like a
+ * composite-mode page): the frame layer flat (frame, device and the texts on the frame, the
+ * screenshot pasted in Node), the backdrop (background and the shadows through their camera),
+ * and the texts that stay flat. The layer's depth blur and camera warp are the raster renderer's
  * (WebAssembly, the same code and so the same pixels): Chromium blurring and resampling a 3D-
  * transformed layer in software took 350-470 ms at dpr 1 and 1.4-2 s at dpr 2 (P10 asks for
  * 240 / 800), most of it the blur filters and the 3D transform of every level's copy.
