@@ -1,3 +1,4 @@
+import { domainToUnicode } from 'node:url';
 import { type DeviceFinish, hex, mixRgba, shade } from './device-finish.ts';
 import type { PageInfo } from './frame-art.ts';
 
@@ -54,14 +55,31 @@ export function chromePalette(finish: DeviceFinish): ChromePalette {
   };
 }
 
-/** The address as a browser shows it unfocused: no scheme, no `www.`, no lone trailing slash. */
+/**
+ * Percent-escapes of non-ASCII characters (UTF-8 bytes 0x80 and up) decoded, as a browser shows a
+ * path: `/ダッシュボード`, not `/%E3%83%80...`. ASCII escapes (`%20`, `%2F`) stay as they are.
+ */
+function readablePath(path: string): string {
+  return path.replace(/(?:%[89a-f][0-9a-f])+/gi, (run) => {
+    try {
+      return decodeURIComponent(run);
+    } catch {
+      return run;
+    }
+  });
+}
+
+/**
+ * The address as a browser shows it unfocused: no scheme, no `www.`, no lone trailing slash,
+ * an internationalised domain in its own script (`例え.jp`, not `xn--r8jz45g.jp`).
+ */
 export function displayUrl(url: string | null): string {
   if (!url) return '';
   try {
     const u = new URL(url);
-    const host = u.host.replace(/^www\./, '');
-    const rest = `${u.pathname === '/' ? '' : u.pathname}${u.search}`;
-    return `${host}${rest}`;
+    const host = (domainToUnicode(u.hostname) || u.hostname).replace(/^www\./, '');
+    const rest = readablePath(`${u.pathname === '/' ? '' : u.pathname}${u.search}`);
+    return `${host}${u.port ? `:${u.port}` : ''}${rest}`;
   } catch {
     return url.replace(/^[a-z]+:\/\//i, '');
   }

@@ -158,6 +158,15 @@ describe('device scenes', () => {
     expect(displayUrl('http://site.test/')).toBe('site.test');
   });
 
+  it('shows an address in its own script, as a browser does', () => {
+    expect(displayUrl('https://xn--r8jz45g.jp/%E3%83%80%E3%83%83%E3%82%B7%E3%83%A5')).toBe(
+      '例え.jp/ダッシュ',
+    );
+    expect(displayUrl('https://www.пример.рф/путь?q=%D1%8F')).toBe('пример.рф/путь?q=я');
+    // ASCII escapes stay escaped; a broken escape is left as it came; the port is kept.
+    expect(displayUrl('http://127.0.0.2:8080/a%20b/%E3%83?x=%2F')).toBe('127.0.0.2:8080/a%20b/%E3%83?x=%2F');
+  });
+
   it('casts the laptop shadow from both lid and base', () => {
     const s = sceneFor('macbook-pro-16');
     expect(s.device?.silhouette).toHaveLength(2);
