@@ -2,7 +2,11 @@ import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBlockListsLoader } from '../../packages/server/src/capture/block-lists.ts';
 import type { BrowserPool } from '../../packages/server/src/capture/browser-pool.ts';
-import { capture, type PageCaptureSettings } from '../../packages/server/src/capture/capture-page.ts';
+import {
+  capture,
+  capturePage,
+  type PageCaptureSettings,
+} from '../../packages/server/src/capture/capture-page.ts';
 import type { PageCaptureOptions } from '../../packages/server/src/capture/page-capture-options.ts';
 import { AppError } from '../../packages/server/src/errors/app-error.ts';
 import { decode, near, pageOptions, testPool } from '../support/capture-test-kit.ts';
@@ -197,6 +201,30 @@ describe('capturePage', () => {
     let blueRows = 0;
     for (let y = 0; y < pixels.height; y += 1) if (near(pixels.at(795, y), BLUE)) blueRows += 1;
     expect(blueRows).toBe(20);
+  });
+
+  it('prepares the next page after the shot of a full page, after the load of a viewport', async () => {
+    // A spare renderer starting during a full page's scroll and shot slows both (P7): the pool is
+    // told `loaded` only once the shot is taken. A viewport capture tells it at the load.
+    const order = async (options: PageCaptureOptions) => {
+      const events: string[] = [];
+      await pool.run((lease) => {
+        const send = lease.cdp.send.bind(lease.cdp);
+        const cdp = Object.create(lease.cdp) as typeof lease.cdp;
+        cdp.send = ((method: string, params?: object) => {
+          if (method === 'Page.captureScreenshot') events.push('shot');
+          return send(method as never, params as never);
+        }) as typeof cdp.send;
+        const loaded = () => {
+          events.push('loaded');
+          lease.loaded();
+        };
+        return capturePage({ ...lease, cdp, loaded }, options, settings);
+      });
+      return events;
+    };
+    expect(await order(pageOptions(url('lazy.html'), { fullPage: true }))).toEqual(['shot', 'loaded']);
+    expect(await order(pageOptions(url('simple.html')))).toEqual(['loaded', 'shot']);
   });
 
   it('measures a full page with inject_css applied (a page not scrolled through)', async () => {

@@ -49,7 +49,8 @@ export interface PageLease {
   /**
    * Tells the pool the page has loaded: it then prepares the next page. Not earlier, because a
    * renderer spawned during this navigation slowed it by ~100 ms on two cores (bench phases);
-   * what follows (waits on frames, the shot, encoding) leaves room. Idempotent; the pool also
+   * what follows (waits on frames, the shot, encoding) leaves room. A full page calls it after
+   * its shot instead: its scroll and 14.4 MP shot left no room. Idempotent; the pool also
    * prepares after the capture ends, in case this is never called.
    */
   loaded(): void;
