@@ -28,6 +28,7 @@ describe('bin/vitrine admin and serve', () => {
     env = { ...process.env, VITRINE_DATA_DIR: dataDir, VITRINE_LOG_LEVEL: 'warn' };
     // bin/vitrine's own defaults are under test: none of the caller's.
     delete env.MALLOC_ARENA_MAX;
+    delete env.MALLOC_MMAP_THRESHOLD_;
     delete env.VITRINE_NODE_FLAGS;
   });
   afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
@@ -125,6 +126,7 @@ describe('bin/vitrine admin and serve', () => {
       expect(commandLine).toEqual(expect.arrayContaining(serverNodeFlags()));
       const environment = fs.readFileSync(`/proc/${child.pid}/environ`, 'utf8').split('\0');
       expect(environment).toContain('MALLOC_ARENA_MAX=2');
+      expect(environment).toContain('MALLOC_MMAP_THRESHOLD_=1048576');
       const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
       child.kill('SIGTERM');
       expect(await exited).toBe(0);
