@@ -10,6 +10,7 @@ import type { ElementBenchResult } from './element.ts';
 import type { ThroughputResult } from './in-process.ts';
 import type { Stats } from './measure.ts';
 import type { PixelCheck } from './pixels.ts';
+import { type LatencyAgainstPrevious, NOT_SLOWER_WITHIN } from './previous-latency.ts';
 import type { MemoryResult } from './spawned-service.ts';
 import { targets } from './targets.ts';
 
@@ -21,6 +22,8 @@ const END = '<!-- bench:results:end -->';
 
 export interface Results {
   date: string;
+  /** The commit measured (run.ts: a `+` when the work tree had changes). */
+  commit?: string;
   machine: ReturnType<typeof machineFacts> & { loadAverageAfter?: number[] };
   settings: Record<string, unknown>;
   sections: string[];
@@ -29,6 +32,7 @@ export interface Results {
   poolConcurrency?: number;
   latency?: { byPage: Record<string, Record<string, Stats>>; phases: Record<string, unknown> };
   latencyPerCall?: Record<string, Stats>;
+  latencyAgainstPrevious?: LatencyAgainstPrevious;
   fullPage?: Record<string, Stats>;
   throughput?: Record<string, ThroughputResult>;
   cache?: { cached: Record<string, { server: Stats; client: Stats }>; cdn: CdnLoadResult };
@@ -74,11 +78,31 @@ const table = (head: string[], rows: string[][]) =>
 
 const ms = (s: Stats | undefined) => (s ? `${Math.round(s.p50)} / ${Math.round(s.p95)}` : '-');
 
+/** The latency table against the previous full run on this machine (previous-latency.ts). */
+function againstPrevious(a: LatencyAgainstPrevious): string[] {
+  const pct = (ratio: number) => `${ratio >= 1 ? '+' : ''}${Math.round((ratio - 1) * 1000) / 10} %`;
+  return [
+    `Against the previous full run on this machine (${a.previous.date.slice(0, 16).replace('T', ' ')} UTC, ${a.previous.commit}): p50 now and then, the plain change, and the change of p50 over bare-playwright's p50 in each run (the machine's speed moves between runs); not slower when that grows by at most ${NOT_SLOWER_WITHIN * 100} %:`,
+    '',
+    table(
+      ['page', 'contender', 'p50 now / then ms', 'plain', 'against bare-playwright', 'not slower'],
+      a.changes.map((c) => [
+        c.page,
+        c.contender,
+        `${c.p50Ms} / ${c.previousP50Ms}`,
+        pct(c.plain),
+        pct(c.againstBare),
+        c.notSlower ? 'yes' : '**no**',
+      ]),
+    ),
+  ];
+}
+
 /** The Markdown block: machine, targets, then the raw figures behind them. */
 export function markdown(r: Results): string {
   const m = r.machine;
   const lines = [
-    `Run of ${r.date.slice(0, 16).replace('T', ' ')} UTC, ${r.elapsedSeconds ?? '?'} s in all. Machine: ${m.nproc} cores (${m.cpu}), ${m.memoryGb} GB memory, Chromium ${m.chromium}, Node ${m.node}; load average ${m.loadAverageBefore.join(' ')} before, ${m.loadAverageAfter?.join(' ') ?? '?'} after. Browser pool concurrency ${r.poolConcurrency ?? '?'}; POST /v1/capture ${r.styledRoute ? 'available' : 'not available yet'}.`,
+    `Run of ${r.date.slice(0, 16).replace('T', ' ')} UTC${r.commit ? ` (commit ${r.commit})` : ''}, ${r.elapsedSeconds ?? '?'} s in all. Machine: ${m.nproc} cores (${m.cpu}), ${m.memoryGb} GB memory, Chromium ${m.chromium}, Node ${m.node}; load average ${m.loadAverageBefore.join(' ')} before, ${m.loadAverageAfter?.join(' ') ?? '?'} after. Browser pool concurrency ${r.poolConcurrency ?? '?'}; POST /v1/capture ${r.styledRoute ? 'available' : 'not available yet'}.`,
     '',
     table(
       ['#', 'metric', 'target', 'reached', 'verdict'],
@@ -94,6 +118,7 @@ export function markdown(r: Results): string {
         Object.entries(r.latency.byPage).map(([p, s]) => [p, ...names.map((n) => ms(s[n]))]),
       ),
     );
+    if (r.latencyAgainstPrevious) lines.push('', ...againstPrevious(r.latencyAgainstPrevious));
     if (r.latencyPerCall) {
       const pc = r.latencyPerCall;
       lines.push(

@@ -35,6 +35,7 @@ import {
   VIEWPORT,
 } from './in-process.ts';
 import { pixelSection } from './pixels.ts';
+import { compareLatency, keepLatency, readPreviousLatency } from './previous-latency.ts';
 import { machineFacts, printTable, type Results, writeDocs, writeJson } from './report.ts';
 import { startVitrine } from './service.ts';
 import { measureMemory, postCapture, startWithMake } from './spawned-service.ts';
@@ -71,9 +72,25 @@ const DRIFT_CAPTURES = env('BENCH_DRIFT_CAPTURES', 1000, 120);
 const DRIFT_SECONDS = env('BENCH_DRIFT_SECONDS', 1200, 90);
 const BARE_MEMORY_CAPTURES = env('BENCH_BARE_MEMORY_CAPTURES', 200, 60);
 
+/** The commit measured (a `+` when the work tree has changes), or `unknown` outside git. */
+function gitCommit(): string {
+  const git = (...args: string[]) =>
+    execFileSync('git', args, {
+      cwd: import.meta.dirname,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }).trim();
+  try {
+    return `${git('rev-parse', '--short', 'HEAD')}${git('status', '--porcelain', '--untracked-files=no') ? '+' : ''}`;
+  } catch {
+    return 'unknown';
+  }
+}
+
 const startedAt = performance.now();
 const results: Results = {
   date: new Date().toISOString(),
+  commit: gitCommit(),
   machine: machineFacts(),
   settings: {
     rounds: ROUNDS,
@@ -128,6 +145,15 @@ try {
         console.log('latency (P1r, P1)');
         results.latency = await latencySection(c, pages, ROUNDS);
         results.latencyPerCall = await perCallSection(c, pages.simple, Math.max(3, Math.round(ROUNDS / 2)));
+        if (!QUICK) {
+          const previous = readPreviousLatency();
+          if (previous) results.latencyAgainstPrevious = compareLatency(results.latency.byPage, previous);
+          keepLatency({
+            date: results.date,
+            commit: results.commit ?? 'unknown',
+            byPage: results.latency.byPage,
+          });
+        }
       }
       if (wanted('fullpage')) {
         console.log('full page (P7)');
