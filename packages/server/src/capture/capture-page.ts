@@ -200,7 +200,7 @@ export async function capturePage(
     const fontWaitMs = settings.fontWaitMs ?? 5000;
     // `element` describes any part of the page: lazy sections must exist before candidates are
     // listed, so it is prepared like a full page.
-    if (options.fullPage || options.element !== undefined) {
+    if (largeShot) {
       // A page that would not notice the scroll is not scrolled through (most of a long static
       // page's waits). Otherwise fonts first: the page's height, and so the scroll, depends on
       // them. Every section has been in view once we are at the bottom: finish what that started
