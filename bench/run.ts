@@ -36,7 +36,7 @@ import {
 } from './in-process.ts';
 import { pixelSection } from './pixels.ts';
 import { compareLatency, keepLatency, readPreviousLatency } from './previous-latency.ts';
-import { machineFacts, printTable, type Results, writeDocs, writeJson } from './report.ts';
+import { againstPrevious, machineFacts, printTable, type Results, writeDocs, writeJson } from './report.ts';
 import { startVitrine } from './service.ts';
 import { measureMemory, postCapture, startWithMake } from './spawned-service.ts';
 
@@ -147,7 +147,10 @@ try {
         results.latencyPerCall = await perCallSection(c, pages.simple, Math.max(3, Math.round(ROUNDS / 2)));
         if (!QUICK) {
           const previous = readPreviousLatency();
-          if (previous) results.latencyAgainstPrevious = compareLatency(results.latency.byPage, previous);
+          if (previous) {
+            results.latencyAgainstPrevious = compareLatency(results.latency.byPage, previous);
+            console.log(againstPrevious(results.latencyAgainstPrevious).join('\n'));
+          }
           keepLatency({
             date: results.date,
             commit: results.commit ?? 'unknown',

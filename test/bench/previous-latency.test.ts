@@ -91,5 +91,7 @@ describe('latency against the previous bench run', () => {
     expect(text).toContain('(commit def5678)');
     expect(text).toContain('Against the previous full run on this machine (2026-11-24 13:54 UTC, abc1234)');
     expect(text).toContain('| simple | vitrine-raw | 330 / 300 | +10 % | +10 % | **no** |');
+    const none = markdown({ ...results, latencyAgainstPrevious: { previous, changes: [] } });
+    expect(none).toContain('The previous full run on this machine (abc1234) measured none of these pages.');
   });
 });
