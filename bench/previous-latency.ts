@@ -4,8 +4,8 @@ import type { Stats } from './measure.ts';
 
 /**
  * "The static bench pages are not slower to capture than before (p50 within 5 %)" (issue 15):
- * each full run's sequential latency is kept on the machine (bench/results/latency.json, not
- * committed) and the next full run compares with it. This machine's speed moves by tens of
+ * each run's sequential latency (any run of the `latency` section but a quick one) is kept on
+ * the machine (bench/results/latency.json, not committed) and the next such run compares with it. This machine's speed moves by tens of
  * percent between hours, so the verdict uses each run's p50 over bare-playwright's p50 in the
  * same run (the ratio of the two ratios); the plain p50s are shown beside it.
  */
@@ -17,6 +17,8 @@ export const NOT_SLOWER_WITHIN = 0.05;
 export interface KeptLatency {
   date: string;
   commit: string;
+  /** Sequential rounds behind each p50 (BENCH_ROUNDS). */
+  rounds?: number;
   byPage: Record<string, Record<string, Stats>>;
 }
 
@@ -33,14 +35,14 @@ export interface LatencyChange {
 }
 
 export interface LatencyAgainstPrevious {
-  previous: { date: string; commit: string };
+  previous: { date: string; commit: string; rounds?: number };
   changes: LatencyChange[];
 }
 
 const BARE = 'bare-playwright';
 const round3 = (n: number) => Math.round(n * 1000) / 1000;
 
-/** The previous full run's latency, or undefined on a first run (or an unreadable file). */
+/** The previous run's latency, or undefined on a first run (or an unreadable file). */
 export function readPreviousLatency(file = FILE): KeptLatency | undefined {
   try {
     const kept = JSON.parse(fs.readFileSync(file, 'utf8')) as KeptLatency;
@@ -78,5 +80,5 @@ export function compareLatency(now: KeptLatency['byPage'], previous: KeptLatency
       });
     }
   }
-  return { previous: { date: previous.date, commit: previous.commit }, changes };
+  return { previous: { date: previous.date, commit: previous.commit, rounds: previous.rounds }, changes };
 }

@@ -78,13 +78,13 @@ const table = (head: string[], rows: string[][]) =>
 
 const ms = (s: Stats | undefined) => (s ? `${Math.round(s.p50)} / ${Math.round(s.p95)}` : '-');
 
-/** The latency table against the previous full run on this machine (previous-latency.ts). */
+/** The latency table against the previous latency run on this machine (previous-latency.ts). */
 export function againstPrevious(a: LatencyAgainstPrevious): string[] {
   const pct = (ratio: number) => `${ratio >= 1 ? '+' : ''}${Math.round((ratio - 1) * 1000) / 10} %`;
   if (a.changes.length === 0)
-    return [`The previous full run on this machine (${a.previous.commit}) measured none of these pages.`];
+    return [`The previous latency run on this machine (${a.previous.commit}) measured none of these pages.`];
   return [
-    `Against the previous full run on this machine (${a.previous.date.slice(0, 16).replace('T', ' ')} UTC, ${a.previous.commit}): p50 now and then, the plain change, and the change of p50 over bare-playwright's p50 in each run (the machine's speed moves between runs); not slower when that grows by at most ${NOT_SLOWER_WITHIN * 100} %:`,
+    `Against the previous latency run on this machine (${a.previous.date.slice(0, 16).replace('T', ' ')} UTC, ${a.previous.commit}, ${a.previous.rounds ?? '?'} rounds): p50 now and then, the plain change, and the change of p50 over bare-playwright's p50 in each run (the machine's speed moves between runs); not slower when that grows by at most ${NOT_SLOWER_WITHIN * 100} %:`,
     '',
     table(
       ['page', 'contender', 'p50 now / then ms', 'plain', 'against bare-playwright', 'not slower'],

@@ -154,6 +154,7 @@ try {
           keepLatency({
             date: results.date,
             commit: results.commit ?? 'unknown',
+            rounds: ROUNDS,
             byPage: results.latency.byPage,
           });
         }

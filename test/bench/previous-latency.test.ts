@@ -12,6 +12,7 @@ describe('latency against the previous bench run', () => {
   const previous = {
     date: '2026-11-24T13:54:00Z',
     commit: 'abc1234',
+    rounds: 10,
     byPage: {
       simple: { 'bare-playwright': p50(500), 'vitrine-raw': p50(300), 'vitrine-capture': p50(400) },
       heavy: { 'bare-playwright': p50(800), 'vitrine-raw': p50(400) },
@@ -29,7 +30,7 @@ describe('latency against the previous bench run', () => {
       },
       previous,
     );
-    expect(result.previous).toEqual({ date: previous.date, commit: 'abc1234' });
+    expect(result.previous).toEqual({ date: previous.date, commit: 'abc1234', rounds: 10 });
     expect(result.changes).toEqual([
       {
         page: 'simple',
@@ -89,9 +90,13 @@ describe('latency against the previous bench run', () => {
     };
     const text = markdown(results);
     expect(text).toContain('(commit def5678)');
-    expect(text).toContain('Against the previous full run on this machine (2026-11-24 13:54 UTC, abc1234)');
+    expect(text).toContain(
+      'Against the previous latency run on this machine (2026-11-24 13:54 UTC, abc1234, 10 rounds)',
+    );
     expect(text).toContain('| simple | vitrine-raw | 330 / 300 | +10 % | +10 % | **no** |');
     const none = markdown({ ...results, latencyAgainstPrevious: { previous, changes: [] } });
-    expect(none).toContain('The previous full run on this machine (abc1234) measured none of these pages.');
+    expect(none).toContain(
+      'The previous latency run on this machine (abc1234) measured none of these pages.',
+    );
   });
 });
