@@ -149,10 +149,22 @@ export async function startTestApp(
     },
     async close() {
       const started = Date.now();
-      await app.close();
-      // A slow close is a graceful-shutdown bug worth seeing in the test log.
+      const steps: string[] = [];
+      const said = () => (steps.length ? steps.join(', ') : 'none');
+      // A slow close is a graceful-shutdown bug worth seeing in the test log, with the step that
+      // held it; a close still running after 30 s says which steps are done before a hook's
+      // timeout cuts it off.
+      const watchdog = setTimeout(
+        () => process.stderr.write(`test app close still running after 30 s; steps done: ${said()}\n`),
+        30_000,
+      );
+      try {
+        await app.close((name, ms) => steps.push(`${name} ${ms} ms`));
+      } finally {
+        clearTimeout(watchdog);
+      }
       if (Date.now() - started > 5000)
-        process.stderr.write(`test app close took ${Date.now() - started} ms\n`);
+        process.stderr.write(`test app close took ${Date.now() - started} ms: ${said()}\n`);
       if (schema && ownsSchema) await dropPostgresSchema(schema);
       fs.rmSync(dataDir, { recursive: true, force: true });
     },

@@ -28,7 +28,7 @@ import { createPageCaptureCache } from './capture/page-capture-cache.ts';
 import { type CaptureService, createCaptureService } from './captures/capture-service.ts';
 import { createCaptureRunner } from './captures/run-capture.ts';
 import { type Clock, systemClock } from './clock.ts';
-import { closeAll } from './close-all.ts';
+import { type ClosedStep, closeAll } from './close-all.ts';
 import { loadBrowserFonts } from './compose/renderers/browser/fonts.ts';
 import { createComposeCache } from './compose/renderers/compose-cache.ts';
 import { loadFontCatalogue } from './compose/text/font-catalogue.ts';
@@ -96,6 +96,8 @@ function aiProviderOf(config: Config): AiProvider {
 
 /** How long in-flight requests may run on when the service stops. */
 const SHUTDOWN_GRACE_MS = 10_000;
+/** A shutdown step this slow is logged by name (what held the shutdown). */
+const SLOW_CLOSE_STEP_MS = 5000;
 
 export interface AppOptions {
   clock?: Clock;
@@ -132,7 +134,8 @@ export interface App {
   jobs: JobRuntime;
   /** Launches Chromium and prepares the first page, so the first capture is fast. */
   warmUp(): Promise<void>;
-  close(): Promise<void>;
+  /** Closes everything in order; `onClosed` hears of each step and its time (slow ones are logged). */
+  close(onClosed?: ClosedStep): Promise<void>;
 }
 
 /** Database, secrets, repositories and the account services: what the server and the admin commands use. */
@@ -488,16 +491,22 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     warmUp: () => browserPool.run(async () => undefined),
     // Stop taking requests, let jobs and captures finish, then release what they used. Every
     // step runs even when an earlier one throws, so Chromium never outlives a failed close.
-    close: () =>
-      closeAll([
-        { name: 'HTTP server', close: () => closeHttpServer(http, SHUTDOWN_GRACE_MS) },
-        { name: 'job runtime', close: () => jobs.close() },
-        { name: 'brand jobs', close: () => brandJobs.close() },
-        { name: 'browser pool', close: () => browserPool.close() },
-        { name: 'egress proxy', close: () => egressProxy.close() },
-        { name: 'Redis', close: () => redis?.disconnect() },
-        { name: 'blob store', close: () => blobStore.close() },
-        { name: 'database', close: () => core.database.close() },
-      ]),
+    close: (onClosed) =>
+      closeAll(
+        [
+          { name: 'HTTP server', close: () => closeHttpServer(http, SHUTDOWN_GRACE_MS) },
+          { name: 'job runtime', close: () => jobs.close() },
+          { name: 'brand jobs', close: () => brandJobs.close() },
+          { name: 'browser pool', close: () => browserPool.close() },
+          { name: 'egress proxy', close: () => egressProxy.close() },
+          { name: 'Redis', close: () => redis?.disconnect() },
+          { name: 'blob store', close: () => blobStore.close() },
+          { name: 'database', close: () => core.database.close() },
+        ],
+        (name, ms) => {
+          if (ms >= SLOW_CLOSE_STEP_MS) logger.warn({ step: name, ms }, 'slow shutdown step');
+          onClosed?.(name, ms);
+        },
+      ),
   };
 }

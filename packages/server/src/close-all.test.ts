@@ -18,6 +18,25 @@ describe('closeAll', () => {
     expect(closed).toEqual(['browser', 'database']);
   });
 
+  it('tells how long each resource took, failed ones included, in order', async () => {
+    const steps: [string, number][] = [];
+    const run = closeAll(
+      [
+        { name: 'slow', close: () => new Promise<void>((resolve) => setTimeout(resolve, 50)) },
+        {
+          name: 'failing',
+          close: () => {
+            throw new Error('boom');
+          },
+        },
+      ],
+      (name, ms) => steps.push([name, ms]),
+    );
+    await expect(run).rejects.toThrow('Closing failing failed');
+    expect(steps.map(([name]) => name)).toEqual(['slow', 'failing']);
+    expect(steps[0]?.[1]).toBeGreaterThanOrEqual(45);
+  });
+
   it('reports several failures together', async () => {
     const fail = (name: string) => ({
       name,
