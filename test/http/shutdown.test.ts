@@ -15,9 +15,22 @@ describe('graceful shutdown', () => {
     );
     await new Promise((r) => setTimeout(r, 200));
     const started = Date.now();
-    await t.close();
+    const steps: [string, number][] = [];
+    await t.close((name, ms) => steps.push([name, ms]));
     // Bounded by the shutdown grace (10 s), far below the 120 s request timeout it would wait.
     expect(Date.now() - started).toBeLessThan(20_000);
+    // Every step is told, in order, and the one that held the shutdown is the HTTP server's.
+    expect(steps.map(([name]) => name)).toEqual([
+      'HTTP server',
+      'job runtime',
+      'brand jobs',
+      'browser pool',
+      'egress proxy',
+      'Redis',
+      'blob store',
+      'database',
+    ]);
+    expect(steps[0]?.[1]).toBeGreaterThanOrEqual(9000);
     socket.destroy();
   }, 40_000);
 });

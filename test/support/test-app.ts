@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { type App, type AppOptions, createApp } from '../../packages/server/src/app.ts';
+import type { ClosedStep } from '../../packages/server/src/close-all.ts';
 import { type Config, loadConfig } from '../../packages/server/src/config/load-config.ts';
 import { POSTGRES_URL } from './test-services.ts';
 
@@ -26,7 +27,8 @@ export interface TestApp {
     email?: string;
   }): Promise<TestKey>;
   request(method: string, url: string, options?: RequestOptions): Promise<TestResponse>;
-  close(): Promise<void>;
+  /** Closes the app (its data dir and schema too); `onClosed` hears of each step as the app's does. */
+  close(onClosed?: ClosedStep): Promise<void>;
 }
 
 export interface TestKey {
@@ -147,7 +149,7 @@ export async function startTestApp(
       }
       return { status: response.status, headers: response.headers, text, json: parsed };
     },
-    async close() {
+    async close(onClosed?: ClosedStep) {
       const started = Date.now();
       const steps: string[] = [];
       const said = () => (steps.length ? steps.join(', ') : 'none');
@@ -159,7 +161,10 @@ export async function startTestApp(
         30_000,
       );
       try {
-        await app.close((name, ms) => steps.push(`${name} ${ms} ms`));
+        await app.close((name, ms) => {
+          steps.push(`${name} ${ms} ms`);
+          onClosed?.(name, ms);
+        });
       } finally {
         clearTimeout(watchdog);
       }
