@@ -66,6 +66,21 @@ describe('finished animations (real Chart.js, CountUp.js and AOS)', () => {
     });
   }
 
+  it('scrolls a smoothly scrolling page at once: every section revealed, one sticky header at the top', async () => {
+    // A root with `scroll-behavior: smooth` made every scroll of the capture an animation in real
+    // time: the way down revealed nothing and the shot came mid-way back up.
+    const settled = await shoot('reveal.html?static&smooth', { fullPage: true });
+    const shot = await shoot('reveal.html?smooth', { fullPage: true });
+    expect(shot.height).toBe(48 + 640 * 5);
+    expect(shot.warnings).toEqual([]);
+    expect(await difference(shot.png, settled.png)).toBeLessThan(TOLERANCE);
+    const pixels = await decode(shot.png);
+    expect(near(pixels.at(400, 24), [17, 17, 17])).toBe(true);
+    // The header once, at the top: not again where the shot was taken mid-scroll.
+    for (let y = 48; y < shot.height; y += 20)
+      expect(near(pixels.at(400, y), [17, 17, 17]), `y ${y}`).toBe(false);
+  });
+
   it('captures a page that never settles at a bounded point, with a warning', async () => {
     const started = performance.now();
     const shot = await shoot('never-settles.html');

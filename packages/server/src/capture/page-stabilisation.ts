@@ -83,7 +83,9 @@ export async function awaitFonts(page: Page, timeoutMs: number): Promise<void> {
 /**
  * Scrolls down the page one screen at a time (up to `maxHeight` CSS px) so lazy images and
  * intersection-observer content load, and stays at the bottom (the caller lets the page settle
- * there, then calls `returnToTop`).
+ * there, then calls `returnToTop`). Every scroll of a capture is `instant`: a root that scrolls
+ * smoothly (Tailwind's `scroll-smooth`, Bootstrap's reboot) would otherwise animate it in real time,
+ * so the way down revealed nothing and the shot came mid-way back up.
  */
 export async function scrollToBottom(page: Page, maxHeight: number): Promise<void> {
   await page.evaluate(async (max) => {
@@ -99,10 +101,10 @@ export async function scrollToBottom(page: Page, maxHeight: number): Promise<voi
       Math.max(document.documentElement.scrollHeight, document.body ? document.body.scrollHeight : 0);
     const step = Math.max(200, Math.floor(window.innerHeight * 0.9));
     for (let y = step; y < Math.min(height(), max); y += step) {
-      window.scrollTo(0, y);
+      window.scrollTo({ left: 0, top: y, behavior: 'instant' });
       await rendered();
     }
-    window.scrollTo(0, Math.min(height(), max));
+    window.scrollTo({ left: 0, top: Math.min(height(), max), behavior: 'instant' });
     await new Promise((resolve) => raf(() => raf(() => resolve(undefined))));
   }, maxHeight);
 }
@@ -117,7 +119,7 @@ export async function returnToTop(page: Page, imageWaitMs: number): Promise<void
       (globalThis as unknown as { __pwClock?: { builtins: typeof globalThis } }).__pwClock?.builtins ??
       globalThis;
     const raf = (fn: () => void) => real.requestAnimationFrame.call(window, fn);
-    window.scrollTo(0, 0);
+    window.scrollTo({ left: 0, top: 0, behavior: 'instant' });
     const pending = [...document.images].filter((img) => !img.complete);
     if (pending.length > 0) {
       const loaded = Promise.all(
@@ -149,7 +151,7 @@ export async function elementBox(page: Page, selector: string): Promise<ElementB
       return { found: false as const, why: 'invalid' as const };
     }
     if (!element) return { found: false as const, why: 'missing' as const };
-    element.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+    element.scrollIntoView({ block: 'nearest', inline: 'nearest', behavior: 'instant' });
     const rect = element.getBoundingClientRect();
     if (rect.width < 1 || rect.height < 1) return { found: false as const, why: 'empty' as const };
     return {
