@@ -4,6 +4,7 @@ import { capture } from '../../packages/server/src/capture/capture-page.ts';
 import { pageWatchesScrolling } from '../../packages/server/src/capture/finish-animations.ts';
 import type { PageCaptureOptions } from '../../packages/server/src/capture/page-capture-options.ts';
 import { decode, near, pageOptions, testPool } from '../support/capture-test-kit.ts';
+import { serveDashboardData } from '../support/dashboard-data.ts';
 import { type RunningServer, startFixtureServer } from '../support/fixture-server.ts';
 import { differingPixels } from '../support/pixel-difference.ts';
 
@@ -48,6 +49,34 @@ describe('finished animations (real Chart.js, CountUp.js and AOS)', () => {
       expect(await difference(shot.png, waited.png)).toBeLessThan(TOLERANCE);
     });
   }
+
+  it('waits for the data a dashboard fetches after its load, then finishes the animations it starts', async () => {
+    serveDashboardData(server, 900);
+    const settled = await shoot('charts.html?static');
+    const shot = await shoot('charts.html?fetched');
+    expect(shot.warnings).toEqual([]);
+    expect(await difference(shot.png, settled.png)).toBeLessThan(TOLERANCE);
+  });
+
+  it('captures a page whose request never answers after a bounded wait, with a warning', async () => {
+    server.route('/never-answers', () => undefined); // the response never starts
+    server.route('/answers', (_req, res) => res.writeHead(200).end('{}'));
+    server.route('/hanging-fetch', (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end(`<script>
+        addEventListener('load', () => {
+          fetch('/never-answers');
+          const request = new XMLHttpRequest();
+          request.open('GET', '/answers');
+          request.send();
+        });
+      </script><p>Loading</p>`);
+    });
+    const shot = await capture(pool, pageOptions(`${server.origin}/hanging-fetch`), settings);
+    expect(shot.warnings).toEqual([
+      'The page was still loading data (1 request by fetch or XMLHttpRequest after 5000 ms); captured without it',
+    ]);
+  });
 
   it('shows the scroll-revealed sections in the viewport', async () => {
     const settled = await shoot('reveal.html?static');

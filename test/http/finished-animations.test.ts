@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { serveDashboardData } from '../support/dashboard-data.ts';
 import { useFixtureApp } from '../support/fixture-app.ts';
 import { differingPixels } from '../support/pixel-difference.ts';
 
@@ -32,6 +33,15 @@ describe('finished animations through /v1/raw and /v1/capture', () => {
       expect(await differingPixels(shot.bytes, settled.bytes, 32)).toBeLessThan(60);
     });
   }
+
+  it('/v1/capture waits for the data a dashboard fetches through the egress proxy after its load', async () => {
+    serveDashboardData(app.fixtures, 900);
+    const body = { viewport: { width: 800, height: 600 } };
+    const settled = await image('/v1/capture', { url: page('charts.html?static'), ...body });
+    const shot = await image('/v1/capture', { url: page('charts.html?fetched'), ...body });
+    expect(shot.warnings).toEqual([]);
+    expect(await differingPixels(shot.bytes, settled.bytes, 32)).toBeLessThan(60);
+  });
 
   it('says so when a page never settles', async () => {
     const res = await app.t.request('POST', '/v1/capture', {

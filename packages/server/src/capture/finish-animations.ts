@@ -5,7 +5,8 @@ import type { BrowserContext, Page } from 'playwright-core';
  * count-ups, requestAnimationFrame loops, timers). Every capture context runs on Playwright's
  * page clock (`context.clock.install()`): time flows naturally until the capture, then the page's
  * pending timers and animation frames are run back to back, without waiting for real time, until
- * nothing is due within `quietMs` (docs/decisions.md, "Finished animations").
+ * nothing is due within `quietMs` (docs/decisions.md, "Finished animations"). Data the page still
+ * fetches (`fetch`, XMLHttpRequest) is waited for in real time first, up to `requestWaitMs`.
  */
 export interface AnimationBudget {
   /** Most page time run ahead; a page still busy then "never settles" and gets a warning. */
@@ -16,9 +17,24 @@ export interface AnimationBudget {
   quietMs: number;
   /** Page time run per step between checks. */
   stepMs: number;
+  /** Most real time spent waiting for the page's fetch and XMLHttpRequest requests in flight. */
+  requestWaitMs: number;
+  /**
+   * Real time the page's requests must have been done before the clock runs ahead: a response
+   * is read (`response.json()`) and rendered a few tasks after its request ended, and the page
+   * may ask for more then.
+   */
+  requestQuietMs: number;
 }
 
-export const ANIMATION_BUDGET: AnimationBudget = { pageMs: 10_000, wallMs: 3000, quietMs: 1000, stepMs: 100 };
+export const ANIMATION_BUDGET: AnimationBudget = {
+  pageMs: 10_000,
+  wallMs: 3000,
+  quietMs: 1000,
+  stepMs: 100,
+  requestWaitMs: 5000,
+  requestQuietMs: 100,
+};
 
 /** What finishing did: page time run, and whether the page went quiet within the budget. */
 export interface FinishedAnimations {
@@ -26,6 +42,8 @@ export interface FinishedAnimations {
   settled: boolean;
   /** A `<video>` was playing: its frame depends on when the shot is taken. */
   videoPlaying: boolean;
+  /** The page's fetch and XMLHttpRequest requests still in flight when the wait for them ended. */
+  requestsPending: number;
 }
 
 /**
@@ -59,8 +77,48 @@ export async function installPageClock(context: BrowserContext): Promise<void> {
       );
     }
     // What a full-page capture needs to know to skip scrolling through a page that would not
-    // notice (pageWatchesScrolling).
-    const watch = { observers: 0, scrollListeners: 0, navigating: false };
+    // notice (pageWatchesScrolling), and the page's own requests for data in flight (a dashboard
+    // that fetches its figures after its load): finishAnimations waits for them.
+    const watch = { observers: 0, scrollListeners: 0, navigating: false, requests: 0, requestsEndedAt: 0 };
+    // Real time: the page's own clock jumps ahead while it is run.
+    const realNow = () =>
+      (
+        (globalThis as unknown as { __pwClock?: { builtins: { Date: DateConstructor } } }).__pwClock?.builtins
+          .Date ?? Date
+      ).now();
+    const requestEnded = () => {
+      watch.requests -= 1;
+      watch.requestsEndedAt = realNow();
+    };
+    const nativeFetch = window.fetch;
+    if (typeof nativeFetch === 'function') {
+      window.fetch = function fetch(this: unknown, ...args: Parameters<typeof window.fetch>) {
+        const response = nativeFetch.apply(this, args);
+        watch.requests += 1;
+        response.then(requestEnded, requestEnded);
+        return response;
+      };
+    }
+    const nativeSend = XMLHttpRequest.prototype.send;
+    XMLHttpRequest.prototype.send = function send(this: XMLHttpRequest, ...args) {
+      let inFlight = true;
+      const ended = () => {
+        if (!inFlight) return;
+        inFlight = false;
+        requestEnded();
+      };
+      watch.requests += 1;
+      this.addEventListener('loadend', ended, { once: true });
+      try {
+        nativeSend.apply(this, args);
+      } catch (error) {
+        ended();
+        throw error;
+      } finally {
+        // A synchronous request is done when send returns.
+        if (this.readyState === XMLHttpRequest.DONE) ended();
+      }
+    };
     Object.defineProperty(window, Symbol.for(`${gate}.watch`), { value: watch });
     // A navigation the page starts (a timer's redirect) while its clock is run ahead.
     (window as unknown as { navigation?: EventTarget }).navigation?.addEventListener('navigate', () => {
@@ -145,13 +203,15 @@ export async function finishAnimations(
   } catch (error) {
     if (page.isClosed() || !/context was destroyed|navigat/i.test(String(error))) throw error;
   }
-  if (finished && !finished.navigating)
-    return { ranMs: finished.ranMs, settled: finished.settled, videoPlaying: finished.videoPlaying };
+  if (finished && !finished.navigating) {
+    const { navigating: _, ...result } = finished;
+    return result;
+  }
   // A timer of the page navigated (a redirect after a splash, a reload): what a person would
   // see is the next page. Let it load, then settle that one, once.
   await nextDocumentLoaded(page, budget.wallMs * 2);
-  const next = await runPageClock(page, budget, freeze);
-  return { ranMs: next.ranMs, settled: next.settled, videoPlaying: next.videoPlaying };
+  const { navigating: _, ...next } = await runPageClock(page, budget, freeze);
+  return next;
 }
 
 /** Waits (bounded) until the document is a loaded one that has not started leaving. */
@@ -189,21 +249,51 @@ function runPageClock(
         _firstTimer?: () => Timer | null;
         _now?: { ticks: number };
       }
+      interface Watch {
+        navigating: boolean;
+        requests: number;
+        requestsEndedAt: number;
+      }
       const clock = (
         globalThis as unknown as {
-          __pwClock?: { controller: Controller; builtins: { Date: DateConstructor } };
+          __pwClock?: {
+            controller: Controller;
+            builtins: { Date: DateConstructor; setTimeout: typeof setTimeout };
+          };
         }
       ).__pwClock;
+      const watch = (window as unknown as Record<symbol, Watch | undefined>)[Symbol.for(`${flag}.watch`)];
       const videoPlaying = () =>
         [...document.querySelectorAll('video')].some((video) => !video.paused && !video.ended);
       const done = (ranMs: number, settled: boolean) => {
         if (freeze) (window as unknown as Record<symbol, string>)[Symbol.for(flag)] = 'frozen';
-        const watch = (window as unknown as Record<symbol, { navigating: boolean } | undefined>)[
-          Symbol.for(`${flag}.watch`)
-        ];
-        return { ranMs, settled, videoPlaying: videoPlaying(), navigating: watch?.navigating === true };
+        return {
+          ranMs,
+          settled,
+          videoPlaying: videoPlaying(),
+          navigating: watch?.navigating === true,
+          requestsPending: waitingForRequests ? 0 : (watch?.requests ?? 0),
+        };
       };
-      if (!clock) return done(0, true);
+      const realNow = () => (clock?.builtins.Date ?? Date).now();
+      const started = realNow();
+      // The page's requests for data are waited for in real time (its clock flows with it
+      // meanwhile), never with the clock run ahead: a request's own timeout would fire first.
+      let waitingForRequests = watch !== undefined;
+      const requestsBusy = () => {
+        if (!waitingForRequests || !watch) return false;
+        if (realNow() - started >= budget.requestWaitMs) {
+          waitingForRequests = false;
+          return false;
+        }
+        return watch.requests > 0 || realNow() - watch.requestsEndedAt < budget.requestQuietMs;
+      };
+      const realTimeout = (clock?.builtins.setTimeout ?? setTimeout).bind(window);
+      const pause = () => new Promise((resolve) => realTimeout(resolve, 10));
+      if (!clock) {
+        while (requestsBusy()) await pause();
+        return done(0, true);
+      }
       const controller = clock.controller;
       // Time until the next timer or frame callback; the controller's private view when there
       // is one (Playwright's clock), otherwise "now" while any timer is pending.
@@ -214,11 +304,16 @@ function runPageClock(
         }
         return controller.countTimers() > 0 ? 0 : Number.POSITIVE_INFINITY;
       };
-      const realNow = () => clock.builtins.Date.now();
-      const started = realNow();
       let ranMs = 0;
-      while (dueIn() <= budget.quietMs) {
-        if (ranMs >= budget.pageMs || realNow() - started >= budget.wallMs) return done(ranMs, false);
+      let runStarted: number | undefined;
+      for (;;) {
+        if (requestsBusy()) {
+          await pause();
+          continue;
+        }
+        if (dueIn() > budget.quietMs) return done(ranMs, true);
+        runStarted ??= realNow();
+        if (ranMs >= budget.pageMs || realNow() - runStarted >= budget.wallMs) return done(ranMs, false);
         try {
           await controller.runFor(budget.stepMs);
         } catch {
@@ -227,15 +322,23 @@ function runPageClock(
         }
         ranMs += budget.stepMs;
       }
-      return done(ranMs, true);
     },
     { budget, freeze: freezeAfter, flag: GATE },
   );
 }
 
 /** The warnings a capture reports about a page that did not settle. */
-export function animationWarnings(finished: FinishedAnimations): string[] {
+export function animationWarnings(
+  finished: FinishedAnimations,
+  budget: AnimationBudget = ANIMATION_BUDGET,
+): string[] {
   const warnings: string[] = [];
+  if (finished.requestsPending > 0) {
+    const requests = finished.requestsPending === 1 ? '1 request' : `${finished.requestsPending} requests`;
+    warnings.push(
+      `The page was still loading data (${requests} by fetch or XMLHttpRequest after ${budget.requestWaitMs} ms); captured without it`,
+    );
+  }
   if (!finished.settled) {
     warnings.push(
       `The page kept animating (timers or animation frames still due after ${finished.ranMs} ms of page time); captured at that point`,
