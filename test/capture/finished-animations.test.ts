@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserPool } from '../../packages/server/src/capture/browser-pool.ts';
 import { capture } from '../../packages/server/src/capture/capture-page.ts';
@@ -5,7 +7,7 @@ import { pageWatchesScrolling } from '../../packages/server/src/capture/finish-a
 import type { PageCaptureOptions } from '../../packages/server/src/capture/page-capture-options.ts';
 import { decode, near, pageOptions, testPool } from '../support/capture-test-kit.ts';
 import { serveDashboardData } from '../support/dashboard-data.ts';
-import { type RunningServer, startFixtureServer } from '../support/fixture-server.ts';
+import { FIXTURE_PAGES_DIR, type RunningServer, startFixtureServer } from '../support/fixture-server.ts';
 import { differingPixels } from '../support/pixel-difference.ts';
 
 let server: RunningServer;
@@ -74,8 +76,26 @@ describe('finished animations (real Chart.js, CountUp.js and AOS)', () => {
     });
     const shot = await capture(pool, pageOptions(`${server.origin}/hanging-fetch`), settings);
     expect(shot.warnings).toEqual([
-      'The page was still loading data (1 request by fetch or XMLHttpRequest after 5000 ms); captured without it',
+      'The page was still loading after 5000 ms (1 request by fetch or XMLHttpRequest); captured without them',
     ]);
+  });
+
+  it('waits for the images a page adds after its load', async () => {
+    server.route('/slow-red.svg', (_req, res) => {
+      setTimeout(() => {
+        res.writeHead(200, { 'content-type': 'image/svg+xml' });
+        fs.createReadStream(path.join(FIXTURE_PAGES_DIR, 'capture/red.svg')).pipe(res);
+      }, 900);
+    });
+    server.route('/late-image', (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end(`<body style="margin:0"><script>
+        addEventListener('load', () => document.body.append(Object.assign(new Image(), { src: '/slow-red.svg' })));
+      </script></body>`);
+    });
+    const shot = await capture(pool, pageOptions(`${server.origin}/late-image`), settings);
+    expect(shot.warnings).toEqual([]);
+    expect(near((await decode(shot.png)).at(200, 200), [255, 0, 0])).toBe(true);
   });
 
   it('shows the scroll-revealed sections in the viewport', async () => {

@@ -44,6 +44,8 @@ export interface FinishedAnimations {
   videoPlaying: boolean;
   /** The page's fetch and XMLHttpRequest requests still in flight when the wait for them ended. */
   requestsPending: number;
+  /** Images the page added after its load still loading then (see `loadingImages`). */
+  imagesPending: number;
 }
 
 /**
@@ -273,6 +275,7 @@ function runPageClock(
           videoPlaying: videoPlaying(),
           navigating: watch?.navigating === true,
           requestsPending: waitingForRequests ? 0 : (watch?.requests ?? 0),
+          imagesPending: waitingForRequests ? 0 : loadingImages(),
         };
       };
       const realNow = () => (clock?.builtins.Date ?? Date).now();
@@ -280,13 +283,33 @@ function runPageClock(
       // The page's requests for data are waited for in real time (its clock flows with it
       // meanwhile), never with the clock run ahead: a request's own timeout would fire first.
       let waitingForRequests = watch !== undefined;
+      // Images still loading that a person would see load: after `load`, those the page added
+      // (its data drew them: avatars, product shots). A lazy image outside the viewport only
+      // loads when scrolled to (a full page scrolls first, and waits for those on its way back).
+      const loadingImages = () => {
+        let loading = 0;
+        for (const image of document.images) {
+          if (image.complete) continue;
+          if (image.loading === 'lazy') {
+            const box = image.getBoundingClientRect();
+            if (box.bottom <= 0 || box.top >= innerHeight || box.right <= 0 || box.left >= innerWidth)
+              continue;
+          }
+          loading += 1;
+        }
+        return loading;
+      };
       const requestsBusy = () => {
         if (!waitingForRequests || !watch) return false;
         if (realNow() - started >= budget.requestWaitMs) {
           waitingForRequests = false;
           return false;
         }
-        return watch.requests > 0 || realNow() - watch.requestsEndedAt < budget.requestQuietMs;
+        return (
+          watch.requests > 0 ||
+          realNow() - watch.requestsEndedAt < budget.requestQuietMs ||
+          loadingImages() > 0
+        );
       };
       const realTimeout = (clock?.builtins.setTimeout ?? setTimeout).bind(window);
       const pause = () => new Promise((resolve) => realTimeout(resolve, 10));
@@ -333,10 +356,16 @@ export function animationWarnings(
   budget: AnimationBudget = ANIMATION_BUDGET,
 ): string[] {
   const warnings: string[] = [];
-  if (finished.requestsPending > 0) {
-    const requests = finished.requestsPending === 1 ? '1 request' : `${finished.requestsPending} requests`;
+  const count = (n: number, one: string, many: string) => (n === 1 ? `1 ${one}` : `${n} ${many}`);
+  const pending = [
+    ...(finished.requestsPending > 0
+      ? [`${count(finished.requestsPending, 'request', 'requests')} by fetch or XMLHttpRequest`]
+      : []),
+    ...(finished.imagesPending > 0 ? [count(finished.imagesPending, 'image', 'images')] : []),
+  ];
+  if (pending.length > 0) {
     warnings.push(
-      `The page was still loading data (${requests} by fetch or XMLHttpRequest after ${budget.requestWaitMs} ms); captured without it`,
+      `The page was still loading after ${budget.requestWaitMs} ms (${pending.join(', ')}); captured without them`,
     );
   }
   if (!finished.settled) {
