@@ -28,7 +28,11 @@ export interface BrowserPoolOptions {
   setupContext?: (context: BrowserContext) => Promise<void>;
   /** Contexts kept ready for the next captures; default 1. */
   preparedPages?: number;
-  /** How long a context or browser may take to close before the next escalation; default 3000. */
+  /**
+   * How long a context or browser may take to close before the next escalation; default 10000.
+   * A context closes in tens of milliseconds, but on two cores under heavy load one took over 3 s,
+   * and a browser taken for wedged fails every capture it holds: the margin is wide.
+   */
   closeTimeoutMs?: number;
   /** Compositions at once (browser-mode compose, `runCompose`); default `concurrency`. */
   composeConcurrency?: number;
@@ -111,7 +115,7 @@ interface LeaseClass {
  * supervisor's (browser-supervisor.ts); this file is the gates and the lease.
  */
 export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
-  const closeTimeoutMs = options.closeTimeoutMs ?? 3000;
+  const closeTimeoutMs = options.closeTimeoutMs ?? 10_000;
   let accepting = true;
   let averageMs = 2000;
   const inFlight = new Set<Promise<unknown>>();
