@@ -58,8 +58,9 @@ const GATE = 'vitrine.gate';
 export type PageGate = 'reveal' | 'frozen';
 
 /**
- * Installed in every capture context before its page opens: the page clock, and a gate in front of
- * scroll and resize events and IntersectionObserver callbacks. A full-page capture opens it in
+ * Installed in every capture context before its page opens: the page clock, a count of the page's
+ * `fetch` and XMLHttpRequest requests in flight (finishAnimations waits for them), and a gate in
+ * front of scroll and resize events and IntersectionObserver callbacks. A full-page capture opens it in
  * `reveal` for its scroll through the page, and closes it (`frozen`) once at the bottom and
  * settled, so that returning to the top for the shot does not make scroll-reveal libraries hide
  * the sections below again.
