@@ -102,7 +102,7 @@ describe('browser pool', () => {
   });
 
   it('tears down at the deadline, killing a browser whose close hangs', async () => {
-    await withPool(testPool({ closeTimeoutMs: 2000 }), async (pool) => {
+    await withPool(testPool({ closeTimeoutMs: 2000, contextCloseTimeoutMs: 2000 }), async (pool) => {
       await capture(pool, pageOptions(simple()), settings);
       const soft = await failure(pool.run(() => new Promise(() => undefined), { deadlineMs: 500 }));
       expect(soft.details).toMatchObject({ reason: 'render_failed', deadline_ms: 500 });

@@ -28,12 +28,14 @@ export interface BrowserPoolOptions {
   setupContext?: (context: BrowserContext) => Promise<void>;
   /** Contexts kept ready for the next captures; default 1. */
   preparedPages?: number;
-  /**
-   * How long a context or browser may take to close before the next escalation; default 10000.
-   * A context closes in tens of milliseconds, but on two cores under heavy load one took over 3 s,
-   * and a browser taken for wedged fails every capture it holds: the margin is wide.
-   */
+  /** How long the browser, or the pool's work in flight, may take to close; default 3000. */
   closeTimeoutMs?: number;
+  /**
+   * How long a used context may take to close before its browser is taken for wedged; default
+   * 10000. A context closes in tens of milliseconds, but on two cores under heavy load one took
+   * over 3 s, and a browser taken for wedged fails every capture it holds: the margin is wide.
+   */
+  contextCloseTimeoutMs?: number;
   /** Compositions at once (browser-mode compose, `runCompose`); default `concurrency`. */
   composeConcurrency?: number;
 }
@@ -115,7 +117,8 @@ interface LeaseClass {
  * supervisor's (browser-supervisor.ts); this file is the gates and the lease.
  */
 export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
-  const closeTimeoutMs = options.closeTimeoutMs ?? 10_000;
+  const closeTimeoutMs = options.closeTimeoutMs ?? 3000;
+  const contextCloseTimeoutMs = options.contextCloseTimeoutMs ?? 10_000;
   let accepting = true;
   let averageMs = 2000;
   const inFlight = new Set<Promise<unknown>>();
@@ -210,7 +213,7 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
 
   /** Closes a used context; one that does not close in time means a wedged browser. */
   const teardown = async (instance: BrowserInstance, prepared: PreparedPage, end: () => void) => {
-    const closed = await settlesWithin(prepared.context.close(), closeTimeoutMs);
+    const closed = await settlesWithin(prepared.context.close(), contextCloseTimeoutMs);
     end();
     if (!closed)
       supervisor.markDead(instance, captureFailed('render_failed', 'The browser stopped responding'));
