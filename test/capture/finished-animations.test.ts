@@ -3,7 +3,11 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserPool } from '../../packages/server/src/capture/browser-pool.ts';
 import { capture } from '../../packages/server/src/capture/capture-page.ts';
-import { pageWatchesScrolling } from '../../packages/server/src/capture/finish-animations.ts';
+import {
+  ANIMATION_BUDGET,
+  finishAnimations,
+  pageWatchesScrolling,
+} from '../../packages/server/src/capture/finish-animations.ts';
 import type { PageCaptureOptions } from '../../packages/server/src/capture/page-capture-options.ts';
 import { decode, near, pageOptions, testPool } from '../support/capture-test-kit.ts';
 import { serveDashboardData } from '../support/dashboard-data.ts';
@@ -97,6 +101,42 @@ describe('finished animations (real Chart.js, CountUp.js and AOS)', () => {
     expect(shot.warnings).toEqual([]);
     expect(near((await decode(shot.png)).at(200, 200), [255, 0, 0])).toBe(true);
   });
+
+  it('does not wait for lazy images a carousel clips away', async () => {
+    // Slides 2 to 4 sit inside the viewport but outside their carousel's clipping box: they load
+    // only when the carousel moves, so waiting for them would last the whole 5 s and warn.
+    server.route('/carousel-lazy', (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      const slide = (n: number) =>
+        `<img loading="lazy" width="300" height="200" src="/carousel-slide.svg?slide=${n}" style="flex:none">`;
+      res.end(`<body style="margin:0"><div style="width:300px;overflow:hidden">
+        <div style="display:flex">${[1, 2, 3, 4].map(slide).join('')}</div></div></body>`);
+    });
+    server.route('/carousel-slide.svg', (req, res) => {
+      // The first slide answers; the others are not asked for until shown, and would hang.
+      if (!req.url?.endsWith('slide=1')) return;
+      res.writeHead(200, { 'content-type': 'image/svg+xml' });
+      fs.createReadStream(path.join(FIXTURE_PAGES_DIR, 'capture/red.svg')).pipe(res);
+    });
+    const shot = await capture(pool, pageOptions(`${server.origin}/carousel-lazy`), settings);
+    expect(shot.warnings).toEqual([]);
+    expect(near((await decode(shot.png)).at(150, 100), [255, 0, 0])).toBe(true);
+  });
+
+  it("takes a single-page app's history.replaceState for what it is, not a navigation", async () => {
+    // With a clock budget this long, a page taken for navigating would be waited for 120 s.
+    server.route('/replaces-state', (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end(`<p>App</p><script>
+        addEventListener('load', () => setTimeout(() => history.replaceState(null, '', '/replaces-state?view=home'), 20));
+      </script>`);
+    });
+    const finished = await pool.run(async (lease) => {
+      await lease.page.goto(`${server.origin}/replaces-state`);
+      return finishAnimations(lease.page, { ...ANIMATION_BUDGET, wallMs: 60_000 });
+    });
+    expect(finished).toMatchObject({ settled: true, requestsPending: 0, imagesPending: 0 });
+  }, 60_000);
 
   it('shows the scroll-revealed sections in the viewport', async () => {
     const settled = await shoot('reveal.html?static');

@@ -82,49 +82,87 @@ export async function installPageClock(context: BrowserContext): Promise<void> {
     // What a full-page capture needs to know to skip scrolling through a page that would not
     // notice (pageWatchesScrolling), and the page's own requests for data in flight (a dashboard
     // that fetches its figures after its load): finishAnimations waits for them.
-    const watch = { observers: 0, scrollListeners: 0, navigating: false, requests: 0, requestsEndedAt: 0 };
-    // Real time: the page's own clock jumps ahead while it is run.
-    const realNow = () =>
-      (
-        (globalThis as unknown as { __pwClock?: { builtins: { Date: DateConstructor } } }).__pwClock?.builtins
-          .Date ?? Date
-      ).now();
-    const requestEnded = () => {
-      watch.requests -= 1;
-      watch.requestsEndedAt = realNow();
+    const watch = { observers: 0, scrollListeners: 0, navigating: false };
+    // Real time, kept before the page runs: the page's clock jumps ahead while it is run, and
+    // the page cannot swap these.
+    const builtins = (
+      globalThis as unknown as {
+        __pwClock?: { builtins: { Date: DateConstructor; setTimeout: typeof setTimeout } };
+      }
+    ).__pwClock?.builtins;
+    const RealDate = builtins?.Date ?? Date;
+    const realNow = RealDate.now.bind(RealDate);
+    const realTimeout = builtins?.setTimeout ?? setTimeout.bind(window);
+    // fetch calls and reads of their bodies (`response.json()`; a fetch settles with the headers)
+    // in flight: each promise settles once. The page's `.then((r) => r.json())` runs in the same
+    // microtask checkpoint as the fetch's end, so the count is never 0 in between.
+    let promises = 0;
+    let endedAt = 0;
+    const ended = () => {
+      promises -= 1;
+      endedAt = realNow();
+    };
+    const track = <T>(promise: Promise<T>): Promise<T> => {
+      promises += 1;
+      promise.then(ended, ended);
+      return promise;
     };
     const nativeFetch = window.fetch;
     if (typeof nativeFetch === 'function') {
       window.fetch = function fetch(this: unknown, ...args: Parameters<typeof window.fetch>) {
-        const response = nativeFetch.apply(this, args);
-        watch.requests += 1;
-        response.then(requestEnded, requestEnded);
-        return response;
+        return track(nativeFetch.apply(this, args));
       };
     }
+    const bodyReads = Response.prototype as unknown as Record<string, unknown>;
+    for (const name of ['arrayBuffer', 'blob', 'bytes', 'formData', 'json', 'text']) {
+      const read = bodyReads[name];
+      if (typeof read !== 'function') continue;
+      bodyReads[name] = function (this: Response, ...args: unknown[]) {
+        return track(read.apply(this, args) as Promise<unknown>);
+      };
+    }
+    // XMLHttpRequests sent and not done, told by their real readyState (a page's own listener
+    // could stop our `loadend`; `open` on a request in flight ends it without one).
+    const requests = new Set<XMLHttpRequest>();
+    const readyState = Object.getOwnPropertyDescriptor(XMLHttpRequest.prototype, 'readyState')?.get;
+    const addListener = EventTarget.prototype.addEventListener;
+    const requestEnded = (request: XMLHttpRequest) => {
+      if (requests.delete(request)) endedAt = realNow();
+    };
+    const nativeOpen = XMLHttpRequest.prototype.open as (...args: unknown[]) => void;
+    XMLHttpRequest.prototype.open = function open(this: XMLHttpRequest, ...args: unknown[]) {
+      requestEnded(this);
+      return nativeOpen.apply(this, args);
+    } as XMLHttpRequest['open'];
     const nativeSend = XMLHttpRequest.prototype.send;
     XMLHttpRequest.prototype.send = function send(this: XMLHttpRequest, ...args) {
-      let inFlight = true;
-      const ended = () => {
-        if (!inFlight) return;
-        inFlight = false;
-        requestEnded();
-      };
-      watch.requests += 1;
-      this.addEventListener('loadend', ended, { once: true });
-      try {
-        nativeSend.apply(this, args);
-      } catch (error) {
-        ended();
-        throw error;
-      } finally {
-        // A synchronous request is done when send returns.
-        if (this.readyState === XMLHttpRequest.DONE) ended();
-      }
+      Reflect.apply(addListener, this, ['loadend', () => requestEnded(this)]);
+      nativeSend.apply(this, args);
+      // A synchronous request is done when send returns.
+      if (readyState?.call(this) === XMLHttpRequest.DONE) endedAt = realNow();
+      else requests.add(this);
     };
+    const inFlight = () => {
+      for (const request of requests) {
+        const state = readyState?.call(request);
+        if (state === XMLHttpRequest.DONE || state === XMLHttpRequest.UNSENT) requestEnded(request);
+      }
+      return promises + requests.size;
+    };
+    for (const [name, value] of [
+      ['requestsInFlight', inFlight],
+      ['requestsEndedAt', () => endedAt],
+      ['realNow', realNow],
+      ['realTimeout', realTimeout],
+    ] as const) {
+      Object.defineProperty(watch, name, { value });
+    }
     Object.defineProperty(window, Symbol.for(`${gate}.watch`), { value: watch });
     // A navigation the page starts (a timer's redirect) while its clock is run ahead.
-    (window as unknown as { navigation?: EventTarget }).navigation?.addEventListener('navigate', () => {
+    // `history.pushState` and `replaceState` (a single-page app's router) fire it too, on the
+    // same document: not a navigation that replaces the page.
+    (window as unknown as { navigation?: EventTarget }).navigation?.addEventListener('navigate', (event) => {
+      if ((event as Event & { destination?: { sameDocument?: boolean } }).destination?.sameDocument) return;
       watch.navigating = true;
     });
     for (const target of [window, document] as EventTarget[]) {
@@ -249,13 +287,16 @@ function runPageClock(
       interface Controller {
         runFor(ms: number): Promise<void>;
         countTimers(): number;
+        performanceNow?: () => number;
         _firstTimer?: () => Timer | null;
         _now?: { ticks: number };
       }
       interface Watch {
         navigating: boolean;
-        requests: number;
-        requestsEndedAt: number;
+        requestsInFlight(): number;
+        requestsEndedAt(): number;
+        realNow(): number;
+        realTimeout(callback: () => void, ms: number): unknown;
       }
       const clock = (
         globalThis as unknown as {
@@ -275,27 +316,41 @@ function runPageClock(
           settled,
           videoPlaying: videoPlaying(),
           navigating: watch?.navigating === true,
-          requestsPending: waitingForRequests ? 0 : (watch?.requests ?? 0),
+          requestsPending: waitingForRequests ? 0 : (watch?.requestsInFlight() ?? 0),
           imagesPending: waitingForRequests ? 0 : loadingImages(),
         };
       };
-      const realNow = () => (clock?.builtins.Date ?? Date).now();
+      const realNow = watch?.realNow ?? (() => (clock?.builtins.Date ?? Date).now());
       const started = realNow();
       // The page's requests for data are waited for in real time (its clock flows with it
-      // meanwhile), never with the clock run ahead: a request's own timeout would fire first.
+      // meanwhile), not with the clock run ahead: a request's own timeout would fire first.
       let waitingForRequests = watch !== undefined;
+      // Whether any of an element's box shows in the viewport, clipped by its scrolling or
+      // clipping ancestors (a carousel's other slides, a closed accordion).
+      const shows = (element: Element) => {
+        const box = element.getBoundingClientRect();
+        let [left, top, right, bottom] = [
+          Math.max(box.left, 0),
+          Math.max(box.top, 0),
+          Math.min(box.right, innerWidth),
+          Math.min(box.bottom, innerHeight),
+        ];
+        for (let up = element.parentElement; up && left < right && top < bottom; up = up.parentElement) {
+          const style = getComputedStyle(up);
+          if (style.overflowX === 'visible' && style.overflowY === 'visible') continue;
+          const clip = up.getBoundingClientRect();
+          [left, top] = [Math.max(left, clip.left), Math.max(top, clip.top)];
+          [right, bottom] = [Math.min(right, clip.right), Math.min(bottom, clip.bottom)];
+        }
+        return left < right && top < bottom;
+      };
       // Images still loading that a person would see load: after `load`, those the page added
-      // (its data drew them: avatars, product shots). A lazy image outside the viewport only
+      // (its data drew them: avatars, product shots). A lazy image that does not show only
       // loads when scrolled to (a full page scrolls first, and waits for those on its way back).
       const loadingImages = () => {
         let loading = 0;
         for (const image of document.images) {
-          if (image.complete) continue;
-          if (image.loading === 'lazy') {
-            const box = image.getBoundingClientRect();
-            if (box.bottom <= 0 || box.top >= innerHeight || box.right <= 0 || box.left >= innerWidth)
-              continue;
-          }
+          if (image.complete || (image.loading === 'lazy' && !shows(image))) continue;
           loading += 1;
         }
         return loading;
@@ -307,13 +362,14 @@ function runPageClock(
           return false;
         }
         return (
-          watch.requests > 0 ||
-          realNow() - watch.requestsEndedAt < budget.requestQuietMs ||
+          watch.requestsInFlight() > 0 ||
+          realNow() - watch.requestsEndedAt() < budget.requestQuietMs ||
           loadingImages() > 0
         );
       };
-      const realTimeout = (clock?.builtins.setTimeout ?? setTimeout).bind(window);
-      const pause = () => new Promise((resolve) => realTimeout(resolve, 10));
+      const realTimeout =
+        watch?.realTimeout ?? ((callback: () => void, ms: number) => setTimeout(callback, ms));
+      const pause = () => new Promise<void>((resolve) => realTimeout(resolve, 10));
       if (!clock) {
         while (requestsBusy()) await pause();
         return done(0, true);
@@ -322,6 +378,8 @@ function runPageClock(
       // Time until the next timer or frame callback; the controller's private view when there
       // is one (Playwright's clock), otherwise "now" while any timer is pending.
       const dueIn = () => {
+        // Brings the clock's "now" up to real time first (it flows with it until run ahead).
+        controller.performanceNow?.();
         if (typeof controller._firstTimer === 'function' && controller._now) {
           const next = controller._firstTimer();
           return next ? next.callAt - controller._now.ticks : Number.POSITIVE_INFINITY;
@@ -330,14 +388,19 @@ function runPageClock(
       };
       let ranMs = 0;
       let runStarted: number | undefined;
+      // Real time spent on requests the page started while its clock ran: not the clock's.
+      let requestWaitsMs = 0;
       for (;;) {
         if (requestsBusy()) {
+          const paused = realNow();
           await pause();
+          if (runStarted !== undefined) requestWaitsMs += realNow() - paused;
           continue;
         }
         if (dueIn() > budget.quietMs) return done(ranMs, true);
         runStarted ??= realNow();
-        if (ranMs >= budget.pageMs || realNow() - runStarted >= budget.wallMs) return done(ranMs, false);
+        const runningMs = realNow() - runStarted - requestWaitsMs;
+        if (ranMs >= budget.pageMs || runningMs >= budget.wallMs) return done(ranMs, false);
         try {
           await controller.runFor(budget.stepMs);
         } catch {
