@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import type { BrowserPool } from '../../packages/server/src/capture/browser-pool.ts';
 import { capture } from '../../packages/server/src/capture/capture-page.ts';
 import { AppError } from '../../packages/server/src/errors/app-error.ts';
@@ -83,23 +83,37 @@ describe('browser pool', () => {
   });
 
   it('fails only the capture in flight when Chromium is killed with SIGKILL, then relaunches', async () => {
+    // Each step's time, printed if the test fails (it once ran past 30 s in a loaded CI run, step
+    // unknown): the budget is generous, the steps say where the time went.
+    const started = Date.now();
+    const steps: string[] = [];
+    const step = (what: string) => steps.push(`${what} at ${Date.now() - started} ms`);
+    onTestFailed(() => console.log(`SIGKILL test steps: ${steps.join('; ')}`));
     await withPool(testPool(), async (pool) => {
       await capture(pool, pageOptions(simple()), settings);
+      step('first capture');
       const pid = pool.stats().browserPid;
       expect(pid).toBeTypeOf('number');
       const hits = server.hits.length;
       const inFlight = capture(pool, pageOptions(`${server.origin}/hang`), settings);
+      inFlight.then(
+        () => step('capture in flight resolved'),
+        (error: unknown) => step(`capture in flight failed (${String(error)})`),
+      );
       await waitFor(() => server.hits.slice(hits).includes('/hang'), 'the hanging request');
+      step('hanging request seen');
       process.kill(pid as number, 'SIGKILL');
       const error = await failure(inFlight);
       expect(error.status).toBe(422);
       expect(error.details).toMatchObject({ reason: 'render_failed' });
       const next = await capture(pool, pageOptions(simple()), settings);
+      step('capture after the relaunch');
       expect(next.width).toBe(800);
       expect(pool.stats().launches).toBe(2);
       expect(pool.stats().browserPid).not.toBe(pid);
     });
-  });
+    step('pool closed');
+  }, 90_000);
 
   it('tears down at the deadline, killing a browser whose close hangs', async () => {
     await withPool(testPool({ closeTimeoutMs: 2000, contextCloseTimeoutMs: 2000 }), async (pool) => {
