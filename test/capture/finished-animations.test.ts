@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import type { ServerResponse } from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserPool } from '../../packages/server/src/capture/browser-pool.ts';
@@ -43,6 +44,20 @@ async function difference(a: Buffer, b: Buffer): Promise<number> {
 }
 const TOLERANCE = 60;
 
+/** Serves `html` as a page of the fixture server at `pathname`. */
+function servePage(pathname: string, html: string): void {
+  server.route(pathname, (_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html' });
+    res.end(html);
+  });
+}
+
+/** Answers with the fixture's red square (400 x 400 SVG). */
+function sendRedSquare(res: ServerResponse): void {
+  res.writeHead(200, { 'content-type': 'image/svg+xml' });
+  fs.createReadStream(path.join(FIXTURE_PAGES_DIR, 'capture/red.svg')).pipe(res);
+}
+
 describe('finished animations (real Chart.js, CountUp.js and AOS)', () => {
   for (const dpr of [1, 2]) {
     it(`draws the charts fully and the count-ups at their final value, at once (dpr ${dpr})`, async () => {
@@ -67,17 +82,17 @@ describe('finished animations (real Chart.js, CountUp.js and AOS)', () => {
   it('captures a page whose request never answers after a bounded wait, with a warning', async () => {
     server.route('/never-answers', () => undefined); // the response never starts
     server.route('/answers', (_req, res) => res.writeHead(200).end('{}'));
-    server.route('/hanging-fetch', (_req, res) => {
-      res.writeHead(200, { 'content-type': 'text/html' });
-      res.end(`<script>
+    servePage(
+      '/hanging-fetch',
+      `<script>
         addEventListener('load', () => {
           fetch('/never-answers');
           const request = new XMLHttpRequest();
           request.open('GET', '/answers');
           request.send();
         });
-      </script><p>Loading</p>`);
-    });
+      </script><p>Loading</p>`,
+    );
     const shot = await capture(pool, pageOptions(`${server.origin}/hanging-fetch`), settings);
     expect(shot.warnings).toEqual([
       'The page was still loading after 5000 ms (1 request by fetch or XMLHttpRequest); captured without them',
@@ -86,17 +101,14 @@ describe('finished animations (real Chart.js, CountUp.js and AOS)', () => {
 
   it('waits for the images a page adds after its load', async () => {
     server.route('/slow-red.svg', (_req, res) => {
-      setTimeout(() => {
-        res.writeHead(200, { 'content-type': 'image/svg+xml' });
-        fs.createReadStream(path.join(FIXTURE_PAGES_DIR, 'capture/red.svg')).pipe(res);
-      }, 900);
+      setTimeout(() => sendRedSquare(res), 900);
     });
-    server.route('/late-image', (_req, res) => {
-      res.writeHead(200, { 'content-type': 'text/html' });
-      res.end(`<body style="margin:0"><script>
+    servePage(
+      '/late-image',
+      `<body style="margin:0"><script>
         addEventListener('load', () => document.body.append(Object.assign(new Image(), { src: '/slow-red.svg' })));
-      </script></body>`);
-    });
+      </script></body>`,
+    );
     const shot = await capture(pool, pageOptions(`${server.origin}/late-image`), settings);
     expect(shot.warnings).toEqual([]);
     expect(near((await decode(shot.png)).at(200, 200), [255, 0, 0])).toBe(true);
@@ -105,18 +117,16 @@ describe('finished animations (real Chart.js, CountUp.js and AOS)', () => {
   it('does not wait for lazy images a carousel clips away', async () => {
     // Slides 2 to 4 sit inside the viewport but outside their carousel's clipping box: they load
     // only when the carousel moves, so waiting for them would last the whole 5 s and warn.
-    server.route('/carousel-lazy', (_req, res) => {
-      res.writeHead(200, { 'content-type': 'text/html' });
-      const slide = (n: number) =>
-        `<img loading="lazy" width="300" height="200" src="/carousel-slide.svg?slide=${n}" style="flex:none">`;
-      res.end(`<body style="margin:0"><div style="width:300px;overflow:hidden">
-        <div style="display:flex">${[1, 2, 3, 4].map(slide).join('')}</div></div></body>`);
-    });
+    const slide = (n: number) =>
+      `<img loading="lazy" width="300" height="200" src="/carousel-slide.svg?slide=${n}" style="flex:none">`;
+    servePage(
+      '/carousel-lazy',
+      `<body style="margin:0"><div style="width:300px;overflow:hidden">
+        <div style="display:flex">${[1, 2, 3, 4].map(slide).join('')}</div></div></body>`,
+    );
     server.route('/carousel-slide.svg', (req, res) => {
       // The first slide answers; the others are not asked for until shown, and would hang.
-      if (!req.url?.endsWith('slide=1')) return;
-      res.writeHead(200, { 'content-type': 'image/svg+xml' });
-      fs.createReadStream(path.join(FIXTURE_PAGES_DIR, 'capture/red.svg')).pipe(res);
+      if (req.url?.endsWith('slide=1')) sendRedSquare(res);
     });
     const shot = await capture(pool, pageOptions(`${server.origin}/carousel-lazy`), settings);
     expect(shot.warnings).toEqual([]);
@@ -125,12 +135,12 @@ describe('finished animations (real Chart.js, CountUp.js and AOS)', () => {
 
   it("takes a single-page app's history.replaceState for what it is, not a navigation", async () => {
     // With a clock budget this long, a page taken for navigating would be waited for 120 s.
-    server.route('/replaces-state', (_req, res) => {
-      res.writeHead(200, { 'content-type': 'text/html' });
-      res.end(`<p>App</p><script>
+    servePage(
+      '/replaces-state',
+      `<p>App</p><script>
         addEventListener('load', () => setTimeout(() => history.replaceState(null, '', '/replaces-state?view=home'), 20));
-      </script>`);
-    });
+      </script>`,
+    );
     const finished = await pool.run(async (lease) => {
       await lease.page.goto(`${server.origin}/replaces-state`);
       return finishAnimations(lease.page, { ...ANIMATION_BUDGET, wallMs: 60_000 });
@@ -206,15 +216,9 @@ describe('finished animations (real Chart.js, CountUp.js and AOS)', () => {
     expect(await watches('capture/simple.html')).toBe(false);
     expect(await watches('capture/lazy.html')).toBe(true); // an IntersectionObserver
     expect(await watches('animations/reveal.html')).toBe(true); // AOS listens to scroll
-    server.route('/lazy-img', (_req, res) => {
-      res.writeHead(200, { 'content-type': 'text/html' });
-      res.end('<img loading="lazy" src="/capture/red.svg" style="margin-top:3000px">');
-    });
+    servePage('/lazy-img', '<img loading="lazy" src="/capture/red.svg" style="margin-top:3000px">');
     expect(await watches('lazy-img')).toBe(true);
-    server.route('/onscroll', (_req, res) => {
-      res.writeHead(200, { 'content-type': 'text/html' });
-      res.end('<body onscroll="void 0" style="height:3000px">');
-    });
+    servePage('/onscroll', '<body onscroll="void 0" style="height:3000px">');
     expect(await watches('onscroll')).toBe(true);
   });
 
