@@ -1,6 +1,7 @@
 import type { Baseline } from './baselines.ts';
 import { type CdnLoadResult, cdnLoad } from './cdn-load.ts';
 import { interleaved, type Stats, stats, sustained } from './measure.ts';
+import { untilQuiet } from './process-cpu.ts';
 import type { VitrineClient } from './service.ts';
 
 /** The viewport every contender captures at (Vitrine's default, the P1 size). */
@@ -53,7 +54,7 @@ export async function latencySection(c: Contenders, pages: Record<string, string
       'vitrine-raw': traced('vitrine-raw', '/v1/raw', rawBody(url)),
     };
     if (c.styled) contenders['vitrine-capture'] = traced('vitrine-capture', '/v1/capture', rawBody(url));
-    const times = await interleaved(contenders, rounds, { warmup: 1 });
+    const times = await interleaved(contenders, rounds, { warmup: 1, between: untilQuiet });
     byPage[page] = Object.fromEntries(Object.entries(times).map(([k, v]) => [k, stats(v)]));
     phases[page] = log;
     console.log(`  latency ${page}: ${summary(byPage[page])}`);
@@ -73,7 +74,7 @@ export async function perCallSection(c: Contenders, url: string, rounds: number)
       'bare-playwright': () => c.bare.capture(url),
     },
     rounds,
-    { warmup: 0 },
+    { warmup: 0, between: untilQuiet },
   );
   const out = Object.fromEntries(Object.entries(times).map(([k, v]) => [k, stats(v)]));
   console.log(`  latency simple, browser per call: ${summary(out)}`);
@@ -90,7 +91,7 @@ export async function fullPageSection(c: Contenders, url: string, rounds: number
       'bare-playwright fullPage': () => c.bare.capture(url, { fullPage: true }),
     },
     rounds,
-    { warmup: 1 },
+    { warmup: 1, between: untilQuiet },
   );
   const out = Object.fromEntries(Object.entries(times).map(([k, v]) => [k, stats(v)]));
   console.log(`  full page: ${summary(out)}`);

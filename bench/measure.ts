@@ -45,7 +45,7 @@ export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(r
 export async function interleaved(
   contenders: Record<string, () => Promise<unknown>>,
   rounds: number,
-  options: { warmup?: number; pauseMs?: number } = {},
+  options: { warmup?: number; pauseMs?: number; between?: () => Promise<void> } = {},
 ): Promise<Record<string, number[]>> {
   const names = Object.keys(contenders);
   const results: Record<string, number[]> = Object.fromEntries(names.map((n) => [n, []]));
@@ -56,6 +56,7 @@ export async function interleaved(
       if (round >= 0) results[name]?.push(ms);
       // A real client does not fire the next request the instant the last one returns.
       if (options.pauseMs) await sleep(options.pauseMs);
+      if (options.between) await options.between();
     }
   }
   return results;

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import { commandLine, processTree } from './measure.ts';
 
 /**
@@ -45,6 +46,22 @@ export function machineBusyMs(): number {
   const line = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0] as string;
   const [, user, nice, system, , , irq, softirq, steal] = line.trim().split(/\s+/).map(Number);
   return ((user ?? 0) + (nice ?? 0) + (system ?? 0) + (irq ?? 0) + (softirq ?? 0) + (steal ?? 0)) * TICK_MS;
+}
+
+/**
+ * Waits until the machine has been quiet for one window (at most `busyShare` of its cores busy
+ * over `windowMs`), at most `maxMs`. Between two contenders' turns: a service preparing its next
+ * page, or a context of the last capture still closing, would otherwise run on the next
+ * contender's time and slow it down, not the one that left the work behind.
+ */
+export async function untilQuiet({ windowMs = 150, busyShare = 0.1, maxMs = 3000 } = {}): Promise<void> {
+  const cores = os.availableParallelism();
+  const deadline = performance.now() + maxMs;
+  while (performance.now() < deadline) {
+    const before = machineBusyMs();
+    await new Promise((resolve) => setTimeout(resolve, windowMs));
+    if (machineBusyMs() - before <= busyShare * cores * windowMs) return;
+  }
 }
 
 interface Seen {

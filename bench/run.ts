@@ -161,7 +161,7 @@ try {
       }
       if (wanted('fullpage')) {
         console.log('full page (P7)');
-        results.fullPage = await fullPageSection(c, pages.long, Math.max(3, Math.round(ROUNDS / 2.5)));
+        results.fullPage = await fullPageSection(c, pages.long, Math.max(8, ROUNDS));
       }
       if (wanted('throughput')) {
         console.log('throughput at concurrency 4 (P3)');
