@@ -217,6 +217,56 @@ describe('browser pool', () => {
     });
   });
 
+  it('prepares the next page once a capture ends when captures are spaced out, and as soon as its page has loaded when they overlap', async () => {
+    let prepared = 0;
+    const setupContext = async () => {
+      prepared += 1;
+    };
+    await withPool(testPool({ concurrency: 2, setupContext }), async (pool) => {
+      await pool.run(async (lease) => lease.page.goto(simple()));
+      // Spaced out: the spare taken had been ready for as long as it took to prepare, at the
+      // latest once the client waits long enough.
+      let loadedPrepared = -1;
+      for (let pause = 200; ; pause *= 2) {
+        const before = prepared;
+        await waitFor(() => pool.stats().inFlight === 0 && prepared > 0, 'the spare page');
+        await new Promise((resolve) => setTimeout(resolve, pause));
+        const pace = await pool.run(async (lease) => {
+          await lease.page.goto(simple());
+          const atLoad = prepared;
+          lease.loaded();
+          await new Promise((resolve) => setTimeout(resolve, 300));
+          loadedPrepared = prepared - atLoad;
+          return pool.stats().sparePace;
+        });
+        if (pace === 'after') break;
+        expect(pause, `still preparing ahead after ${before} pages`).toBeLessThan(20_000);
+      }
+      expect(loadedPrepared).toBe(0);
+      const afterRun = prepared;
+      await waitFor(() => prepared > afterRun, 'the page prepared once the capture ended');
+      // Two at once: the second finds no page ready, so the pool prepares ahead from now on.
+      let loadedPages = 0;
+      let atFirstLoad: number | undefined;
+      const paces = await Promise.all(
+        [0, 1].map(() =>
+          pool.run(async (lease) => {
+            await lease.page.goto(simple());
+            loadedPages += 1;
+            // Nothing is prepared between here and `loaded` (both pages are open by now).
+            await waitFor(() => loadedPages === 2, 'both pages');
+            atFirstLoad ??= prepared;
+            lease.loaded();
+            const seen = atFirstLoad;
+            await waitFor(() => prepared > seen, 'the page prepared at the load');
+            return pool.stats().sparePace;
+          }),
+        ),
+      );
+      expect(paces).toEqual(['ahead', 'ahead']);
+    });
+  }, 120_000);
+
   it('gives each capture a fresh context and closes popups', async () => {
     await withPool(testPool(), async (pool) => {
       const first = await pool.run(async (lease) => {

@@ -5,7 +5,8 @@ import { type BrowserProxy, launchBrowserProcess } from './browser-process.ts';
 import { type BrowserInstance, createBrowserSupervisor } from './browser-supervisor.ts';
 import { captureFailed, renderFailed } from './capture-errors.ts';
 import { type CaptureSlots, createCaptureSlots } from './capture-slots.ts';
-import { type PreparedPage, preparePage } from './prepared-page.ts';
+import { type PreparedPage, preparePage, type SparePage } from './prepared-page.ts';
+import { nextPace, type SparePace } from './spare-pacing.ts';
 
 /** How the pool runs Chromium. Defaults come from config/browser-section.ts. */
 export interface BrowserPoolOptions {
@@ -53,11 +54,11 @@ export interface PageLease {
   /** Milliseconds spent getting the page once in a slot (launch, preparation). */
   contextMs: number;
   /**
-   * Tells the pool the page has loaded: it then prepares the next page. Not earlier, because a
-   * renderer spawned during this navigation slowed it by ~100 ms on two cores (bench phases);
-   * what follows (waits on frames, the shot, encoding) leaves room. A full page calls it after
-   * its shot instead: its scroll and 14.4 MP shot left no room. Idempotent; the pool also
-   * prepares after the capture ends, in case this is never called.
+   * Tells the pool the page has loaded. When captures come back to back (spare-pacing.ts), the
+   * pool prepares the next page then; not earlier, because a renderer spawned during this
+   * navigation slowed it by ~100 ms on two cores (bench phases). A full page calls it after its
+   * shot instead: its scroll and 14.4 MP shot left no room. Otherwise, and in case this is never
+   * called, the pool prepares the next page once the capture ends. Idempotent.
    */
   loaded(): void;
 }
@@ -78,6 +79,8 @@ export interface BrowserPoolStats {
   failures: number;
   /** Process id of the current Chromium, if one runs. */
   browserPid: number | undefined;
+  /** When the next capture's page is prepared (spare-pacing.ts). */
+  sparePace: SparePace;
   /** Compositions (`runCompose`) holding a slot, waiting, finished and failed. */
   compose: { inFlight: number; queued: number; runs: number; failures: number };
 }
@@ -106,6 +109,8 @@ interface LeaseClass {
   counts: { runs: number; failures: number };
   /** Pages kept prepared per browser once this class is in use. */
   spares: number;
+  /** When the next page is prepared (spare-pacing.ts). */
+  pace: SparePace;
   recycles: boolean;
 }
 
@@ -132,6 +137,7 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
     }),
     counts: { runs: 0, failures: 0 },
     spares: options.preparedPages ?? 1,
+    pace: 'after',
     recycles: true,
   };
   const compose: LeaseClass = {
@@ -143,6 +149,7 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
     }),
     counts: { runs: 0, failures: 0 },
     spares: 1,
+    pace: 'after',
     recycles: false,
   };
 
@@ -153,8 +160,13 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
     const spares = instance.spares.get(kind.name) ?? [];
     instance.spares.set(kind.name, spares);
     while (accepting && instance.state === 'live' && spares.length < kind.spares) {
-      const spare = newPage(instance);
-      spare.catch(() => undefined);
+      const spare: SparePage = { prepared: newPage(instance), startedAt: performance.now() };
+      spare.prepared.then(
+        () => {
+          spare.readyAt = performance.now();
+        },
+        () => undefined,
+      );
       spares.push(spare);
     }
   };
@@ -173,8 +185,9 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
   const takePage = async (instance: BrowserInstance, kind: LeaseClass): Promise<PreparedPage> => {
     // The spare is replaced once this lease's page has loaded (`PageLease.loaded`) or it ends.
     const spare = instance.spares.get(kind.name)?.shift();
+    kind.pace = nextPace(kind.pace, spare, performance.now());
     if (spare) {
-      const prepared = await spare.catch(() => undefined);
+      const prepared = await spare.prepared.catch(() => undefined);
       if (prepared && !prepared.page.isClosed()) return prepared;
     }
     return newPage(instance);
@@ -254,7 +267,9 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
         signal: aborter.signal,
         queueMs,
         contextMs: performance.now() - started,
-        loaded: () => fillSpares(instance, kind),
+        loaded: () => {
+          if (kind.pace === 'ahead') fillSpares(instance, kind);
+        },
       };
       const work = fn(lease);
       work.catch(() => undefined);
@@ -272,12 +287,11 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
       if (kind.recycles) averageMs = averageMs * 0.8 + (performance.now() - started) * 0.2;
       if (opened) {
         const { instance, prepared, end } = opened;
-        supervisor.track(
-          teardown(instance, prepared, end).finally(() => {
-            const next = supervisor.current();
-            if (next) fillSpares(next, kind);
-          }),
-        );
+        // The next page now, beside this context's close (this browser's, or its successor's
+        // when it is being recycled: a browser not yet live prepares its own when it is).
+        const next = supervisor.current();
+        if (next) fillSpares(next, kind);
+        supervisor.track(teardown(instance, prepared, end));
       }
     }
   };
@@ -302,6 +316,7 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
       captures: capture.counts.runs,
       failures: capture.counts.failures,
       browserPid: supervisor.current()?.process.pid,
+      sparePace: capture.pace,
       compose: {
         inFlight: compose.slots.running(),
         queued: compose.slots.queued(),
