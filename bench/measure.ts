@@ -45,18 +45,18 @@ export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(r
 export async function interleaved(
   contenders: Record<string, () => Promise<unknown>>,
   rounds: number,
-  options: { warmup?: number; pauseMs?: number; between?: () => Promise<void> } = {},
+  options: { warmup?: number; pauseMs?: number; between?: () => Promise<unknown> } = {},
 ): Promise<Record<string, number[]>> {
   const names = Object.keys(contenders);
   const results: Record<string, number[]> = Object.fromEntries(names.map((n) => [n, []]));
   for (let round = -(options.warmup ?? 1); round < rounds; round += 1) {
     const shift = ((round % names.length) + names.length) % names.length;
     for (const name of [...names.slice(shift), ...names.slice(0, shift)]) {
+      if (options.between) await options.between();
       const ms = await timed(contenders[name] as () => Promise<unknown>);
       if (round >= 0) results[name]?.push(ms);
       // A real client does not fire the next request the instant the last one returns.
       if (options.pauseMs) await sleep(options.pauseMs);
-      if (options.between) await options.between();
     }
   }
   return results;

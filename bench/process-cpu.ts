@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import { commandLine, processTree } from './measure.ts';
 
 /**
@@ -48,20 +47,34 @@ export function machineBusyMs(): number {
   return ((user ?? 0) + (nice ?? 0) + (system ?? 0) + (irq ?? 0) + (softirq ?? 0) + (steal ?? 0)) * TICK_MS;
 }
 
+/** Turns that began on a quiet machine, and those that began after `untilQuiet` gave up. */
+export const quietTurns = { quiet: 0, gaveUp: 0 };
+
+/** CPUs /proc/stat counts in its first line (every CPU of the host, whatever this process may use). */
+function statCpus(): number {
+  return fs.readFileSync('/proc/stat', 'utf8').match(/^cpu\d+ /gm)?.length ?? 1;
+}
+
 /**
- * Waits until the machine has been quiet for one window (at most `busyShare` of its cores busy
- * over `windowMs`), at most `maxMs`. Between two contenders' turns: a service preparing its next
- * page, or a context of the last capture still closing, would otherwise run on the next
- * contender's time and slow it down, not the one that left the work behind.
+ * Waits until the machine has been quiet for one window (at most `busyShare` of its CPUs busy
+ * over `windowMs`), at most `maxMs`; says whether it went quiet, and counts it in `quietTurns`.
+ * Before each contender's turn: a service preparing its next page, or a context of the last
+ * capture still closing, would otherwise run on the next contender's time and slow it down, not
+ * the one that left the work behind.
  */
-export async function untilQuiet({ windowMs = 150, busyShare = 0.1, maxMs = 3000 } = {}): Promise<void> {
-  const cores = os.availableParallelism();
+export async function untilQuiet({ windowMs = 150, busyShare = 0.1, maxMs = 3000 } = {}): Promise<boolean> {
+  const cpus = statCpus();
   const deadline = performance.now() + maxMs;
   while (performance.now() < deadline) {
     const before = machineBusyMs();
     await new Promise((resolve) => setTimeout(resolve, windowMs));
-    if (machineBusyMs() - before <= busyShare * cores * windowMs) return;
+    if (machineBusyMs() - before <= busyShare * cpus * windowMs) {
+      quietTurns.quiet += 1;
+      return true;
+    }
   }
+  quietTurns.gaveUp += 1;
+  return false;
 }
 
 interface Seen {

@@ -36,6 +36,7 @@ import {
 } from './in-process.ts';
 import { pixelSection } from './pixels.ts';
 import { compareLatency, keepLatency, readPreviousLatency } from './previous-latency.ts';
+import { quietTurns } from './process-cpu.ts';
 import { againstPrevious, machineFacts, printTable, type Results, writeDocs, writeJson } from './report.ts';
 import { startVitrine } from './service.ts';
 import { measureMemory, postCapture, startWithMake } from './spawned-service.ts';
@@ -110,6 +111,17 @@ const page = (name: string) => `${fixtures.origin}/bench/${name}.html`;
 const pages = { simple: page('simple'), heavy: page('heavy'), long: page('long') };
 console.log(`Vitrine bench on ${results.machine.nproc} cores, Chromium ${results.machine.chromium}`);
 
+/** Says how many of a section's turns began on a quiet machine (`untilQuiet`), notes the others. */
+function reportQuietTurns(section: string, before: typeof quietTurns): void {
+  const quiet = quietTurns.quiet - before.quiet;
+  const busy = quietTurns.gaveUp - before.gaveUp;
+  console.log(`  ${section}: ${quiet} of ${quiet + busy} turns began on a quiet machine`);
+  if (busy > 0)
+    results.notes.push(
+      `${section}: ${busy} of ${quiet + busy} turns began while the machine was still busy after 3 s of waiting for it to go quiet`,
+    );
+}
+
 try {
   if (wanted('compose')) {
     console.log('compose (P2), in this process');
@@ -143,8 +155,10 @@ try {
       await vitrine.post('/v1/raw', { url: pages.simple, cache_ttl: 0 }); // the pool warms up
       if (wanted('latency')) {
         console.log('latency (P1r, P1)');
+        const turns = { ...quietTurns };
         results.latency = await latencySection(c, pages, ROUNDS);
         results.latencyPerCall = await perCallSection(c, pages.simple, Math.max(3, Math.round(ROUNDS / 2)));
+        reportQuietTurns('latency', turns);
         if (!QUICK) {
           const previous = readPreviousLatency();
           if (previous) {
@@ -161,7 +175,9 @@ try {
       }
       if (wanted('fullpage')) {
         console.log('full page (P7)');
+        const turns = { ...quietTurns };
         results.fullPage = await fullPageSection(c, pages.long, Math.max(8, ROUNDS));
+        reportQuietTurns('full page', turns);
       }
       if (wanted('throughput')) {
         console.log('throughput at concurrency 4 (P3)');

@@ -5,8 +5,8 @@ import { type BrowserProxy, launchBrowserProcess } from './browser-process.ts';
 import { type BrowserInstance, createBrowserSupervisor } from './browser-supervisor.ts';
 import { captureFailed, renderFailed } from './capture-errors.ts';
 import { type CaptureSlots, createCaptureSlots } from './capture-slots.ts';
-import { type PreparedPage, preparePage, type SparePage } from './prepared-page.ts';
-import { nextPace, type SparePace } from './spare-pacing.ts';
+import { type PreparedPage, preparePage } from './prepared-page.ts';
+import { paceFor, type SparePace } from './spare-pacing.ts';
 
 /** How the pool runs Chromium. Defaults come from config/browser-section.ts. */
 export interface BrowserPoolOptions {
@@ -81,6 +81,8 @@ export interface BrowserPoolStats {
   browserPid: number | undefined;
   /** When the next capture's page is prepared (spare-pacing.ts). */
   sparePace: SparePace;
+  /** Capture pages the pool started preparing in advance since it started. */
+  sparesStarted: number;
   /** Compositions (`runCompose`) holding a slot, waiting, finished and failed. */
   compose: { inFlight: number; queued: number; runs: number; failures: number };
 }
@@ -109,8 +111,11 @@ interface LeaseClass {
   counts: { runs: number; failures: number };
   /** Pages kept prepared per browser once this class is in use. */
   spares: number;
-  /** When the next page is prepared (spare-pacing.ts). */
+  /** When the next page is prepared (spare-pacing.ts), and what that is decided by. */
   pace: SparePace;
+  lastEndedAt?: number;
+  prepareMs?: number;
+  sparesStarted: number;
   recycles: boolean;
 }
 
@@ -138,6 +143,7 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
     counts: { runs: 0, failures: 0 },
     spares: options.preparedPages ?? 1,
     pace: 'after',
+    sparesStarted: 0,
     recycles: true,
   };
   const compose: LeaseClass = {
@@ -150,6 +156,7 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
     counts: { runs: 0, failures: 0 },
     spares: 1,
     pace: 'after',
+    sparesStarted: 0,
     recycles: false,
   };
 
@@ -160,13 +167,15 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
     const spares = instance.spares.get(kind.name) ?? [];
     instance.spares.set(kind.name, spares);
     while (accepting && instance.state === 'live' && spares.length < kind.spares) {
-      const spare: SparePage = { prepared: newPage(instance), startedAt: performance.now() };
-      spare.prepared.then(
+      const startedAt = performance.now();
+      const spare = newPage(instance);
+      spare.then(
         () => {
-          spare.readyAt = performance.now();
+          kind.prepareMs = performance.now() - startedAt;
         },
         () => undefined,
       );
+      kind.sparesStarted += 1;
       spares.push(spare);
     }
   };
@@ -183,11 +192,18 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
   });
 
   const takePage = async (instance: BrowserInstance, kind: LeaseClass): Promise<PreparedPage> => {
-    // The spare is replaced once this lease's page has loaded (`PageLease.loaded`) or it ends.
+    // The spare is replaced when this lease ends, or once its page has loaded when the pool
+    // prepares ahead (`PageLease.loaded`).
+    if (kind.spares > 0) {
+      kind.pace = paceFor({
+        othersRunning: kind.slots.running() - 1,
+        sinceLastEnd: kind.lastEndedAt === undefined ? undefined : performance.now() - kind.lastEndedAt,
+        prepareMs: kind.prepareMs,
+      });
+    }
     const spare = instance.spares.get(kind.name)?.shift();
-    kind.pace = nextPace(kind.pace, spare, performance.now());
     if (spare) {
-      const prepared = await spare.prepared.catch(() => undefined);
+      const prepared = await spare.catch(() => undefined);
       if (prepared && !prepared.page.isClosed()) return prepared;
     }
     return newPage(instance);
@@ -285,10 +301,12 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
       kind.counts.runs += 1;
       if (!ok) kind.counts.failures += 1;
       if (kind.recycles) averageMs = averageMs * 0.8 + (performance.now() - started) * 0.2;
+      kind.lastEndedAt = performance.now();
       if (opened) {
         const { instance, prepared, end } = opened;
-        // The next page now, beside this context's close (this browser's, or its successor's
-        // when it is being recycled: a browser not yet live prepares its own when it is).
+        // The next page now, beside this context's close: this browser's, or its successor's
+        // when it is being recycled (a capture browser not yet live prepares its own once it
+        // is; the next composition after a relaunch opens its page then).
         const next = supervisor.current();
         if (next) fillSpares(next, kind);
         supervisor.track(teardown(instance, prepared, end));
@@ -317,6 +335,7 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
       failures: capture.counts.failures,
       browserPid: supervisor.current()?.process.pid,
       sparePace: capture.pace,
+      sparesStarted: capture.sparesStarted,
       compose: {
         inFlight: compose.slots.running(),
         queued: compose.slots.queued(),

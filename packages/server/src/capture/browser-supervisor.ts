@@ -1,6 +1,6 @@
 import type { BrowserProcess } from './browser-process.ts';
 import { captureFailed } from './capture-errors.ts';
-import type { SparePage } from './prepared-page.ts';
+import type { PreparedPage } from './prepared-page.ts';
 
 /**
  * One Chromium and what runs on it. Its life:
@@ -18,7 +18,7 @@ export interface BrowserInstance {
   /** Captures started on it; recycling counts these only. */
   captures: number;
   /** Pages prepared in advance, by lease class. */
-  readonly spares: Map<string, SparePage[]>;
+  readonly spares: Map<string, Promise<PreparedPage>[]>;
   /** One per lease: aborting it fails that lease. */
   readonly aborters: Set<AbortController>;
 }
@@ -77,7 +77,7 @@ export function createBrowserSupervisor(options: BrowserSupervisorOptions): Brow
     if (current === instance) current = undefined;
     for (const spares of instance.spares.values())
       for (const spare of spares.splice(0))
-        if (disposeSpares) track(spare.prepared.then((prepared) => prepared.context.close()));
+        if (disposeSpares) track(spare.then((prepared) => prepared.context.close()));
   };
 
   const markDead = (instance: BrowserInstance, reason: Error) => {

@@ -1,6 +1,5 @@
 import type { Browser, BrowserContext, BrowserContextOptions, CDPSession, Page } from 'playwright-core';
 import { installPageClock } from './finish-animations.ts';
-import type { SpareTiming } from './spare-pacing.ts';
 
 /**
  * A fresh context with one blank page and a CDP session on it, created before a capture needs
@@ -11,11 +10,6 @@ export interface PreparedPage {
   context: BrowserContext;
   page: Page;
   cdp: CDPSession;
-}
-
-/** A page being prepared for the next capture, with its timing (spare-pacing.ts). */
-export interface SparePage extends SpareTiming {
-  prepared: Promise<PreparedPage>;
 }
 
 /** Hardening of every capture context (security.md 1.3); the caller's options are applied on top. */

@@ -1,22 +1,23 @@
 import { describe, expect, it } from 'vitest';
-import { nextPace } from './spare-pacing.ts';
+import { paceFor } from './spare-pacing.ts';
 
-describe('nextPace', () => {
-  it('goes ahead when the spare was still being prepared, or there was none', () => {
-    expect(nextPace('after', { startedAt: 1000 }, 1050)).toBe('ahead');
-    expect(nextPace('after', undefined, 1050)).toBe('ahead');
-    expect(nextPace('ahead', { startedAt: 1000 }, 1050)).toBe('ahead');
+describe('paceFor', () => {
+  it('prepares after the capture while nothing is known yet', () => {
+    expect(paceFor({ othersRunning: 0, sinceLastEnd: undefined, prepareMs: undefined })).toBe('after');
+    expect(paceFor({ othersRunning: 0, sinceLastEnd: 20, prepareMs: undefined })).toBe('after');
   });
 
-  it('goes back to after once a spare was idle as long as it took to prepare', () => {
-    // Ready 150 ms after its start, taken 150 ms later: prepared after the capture, it would
-    // have been ready in time too.
-    expect(nextPace('ahead', { startedAt: 1000, readyAt: 1150 }, 1300)).toBe('after');
-    expect(nextPace('after', { startedAt: 1000, readyAt: 1150 }, 5000)).toBe('after');
+  it('prepares ahead when another capture runs beside this one', () => {
+    expect(paceFor({ othersRunning: 1, sinceLastEnd: 5000, prepareMs: 150 })).toBe('ahead');
   });
 
-  it('keeps its pace when a ready spare was taken sooner than that', () => {
-    expect(nextPace('ahead', { startedAt: 1000, readyAt: 1150 }, 1200)).toBe('ahead');
-    expect(nextPace('after', { startedAt: 1000, readyAt: 1150 }, 1200)).toBe('after');
+  it('prepares ahead when this capture came sooner after the last one than a page takes to prepare', () => {
+    expect(paceFor({ othersRunning: 0, sinceLastEnd: 20, prepareMs: 150 })).toBe('ahead');
+    expect(paceFor({ othersRunning: 0, sinceLastEnd: 149, prepareMs: 150 })).toBe('ahead');
+  });
+
+  it('prepares after the capture when the last one ended long enough before', () => {
+    expect(paceFor({ othersRunning: 0, sinceLastEnd: 150, prepareMs: 150 })).toBe('after');
+    expect(paceFor({ othersRunning: 0, sinceLastEnd: 2000, prepareMs: 150 })).toBe('after');
   });
 });

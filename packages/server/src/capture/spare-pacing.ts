@@ -10,22 +10,24 @@
  *   the machine to itself; one that follows at once waits for its page (back to back, 16
  *   captures each: 326 against 299 ms on the simple page, 519 against 481 on the heavy one).
  *
- * The pool starts in `after` and moves by what the last spare showed: taken before it was ready
- * (or none there: more captures than spares at once), captures come faster than `after` keeps
- * up with; ready and left idle at least as long as it took to prepare, `after` would have had it
- * ready too.
+ * Each lease picks by what came before it: another capture running beside it (more captures at
+ * once than prepared pages), or a start sooner after the last capture's end than a page takes
+ * to prepare, means the next one will likely come as soon: `ahead`. Otherwise `after`, and
+ * also before anything is known.
  */
-export interface SpareTiming {
-  startedAt: number;
-  /** When the page was ready; absent while it is still being prepared. */
-  readyAt?: number;
-}
-
 export type SparePace = 'ahead' | 'after';
 
-/** The pace after a lease took `spare` (undefined: there was none) at `now`. */
-export function nextPace(current: SparePace, spare: SpareTiming | undefined, now: number): SparePace {
-  if (spare?.readyAt === undefined) return 'ahead';
-  const idle = now - spare.readyAt;
-  return idle >= spare.readyAt - spare.startedAt ? 'after' : current;
+export interface PaceSignals {
+  /** Leases of the same class running beside the one that is starting. */
+  othersRunning: number;
+  /** Milliseconds since the last lease of the class ended; undefined before the first did. */
+  sinceLastEnd: number | undefined;
+  /** How long the last page prepared in advance took; undefined before one was ready. */
+  prepareMs: number | undefined;
+}
+
+export function paceFor(signals: PaceSignals): SparePace {
+  if (signals.othersRunning > 0) return 'ahead';
+  if (signals.sinceLastEnd === undefined || signals.prepareMs === undefined) return 'after';
+  return signals.sinceLastEnd < signals.prepareMs ? 'ahead' : 'after';
 }
