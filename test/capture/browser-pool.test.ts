@@ -261,6 +261,33 @@ describe('browser pool', () => {
     });
   }, 120_000);
 
+  it('prepares no page while captures wait for a slot, and one once none waits', async () => {
+    await withPool(testPool({ concurrency: 1 }), async (pool) => {
+      let release = () => {};
+      const held = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      const first = pool.run(async (lease) => {
+        await lease.page.goto(simple());
+        await held;
+      });
+      await waitFor(() => pool.stats().inFlight === 1, 'the first capture');
+      let atSecondStart = -1;
+      const second = pool.run(async (lease) => {
+        atSecondStart = pool.stats().sparesStarted;
+        await lease.page.goto(simple());
+      });
+      await waitFor(() => pool.stats().queued === 1, 'the second capture to queue');
+      const whileQueued = pool.stats().sparesStarted;
+      release();
+      await Promise.all([first, second]);
+      // The first capture ended with the second waiting: no page prepared for it.
+      expect(atSecondStart).toBe(whileQueued);
+      // The second ended with none waiting: the next page is prepared.
+      expect(pool.stats().sparesStarted).toBe(whileQueued + 1);
+    });
+  });
+
   it('gives each capture a fresh context and closes popups', async () => {
     await withPool(testPool(), async (pool) => {
       const first = await pool.run(async (lease) => {

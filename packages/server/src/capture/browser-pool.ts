@@ -163,10 +163,19 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
   const newPage = (instance: BrowserInstance) =>
     preparePage(instance.process.browser, options.contextOptions ?? {}, options.setupContext);
 
+  // Nothing is prepared while leases wait for a slot: the next one starts as soon as a slot
+  // frees and opens its own page. The cores are the limit then, so a page prepared in advance
+  // saves no work, and it held one more renderer and its context (docs/decisions.md, "No page
+  // is prepared while captures queue").
   const fillSpares = (instance: BrowserInstance, kind: LeaseClass) => {
     const spares = instance.spares.get(kind.name) ?? [];
     instance.spares.set(kind.name, spares);
-    while (accepting && instance.state === 'live' && spares.length < kind.spares) {
+    while (
+      accepting &&
+      instance.state === 'live' &&
+      spares.length < kind.spares &&
+      kind.slots.queued() === 0
+    ) {
       const startedAt = performance.now();
       const spare = newPage(instance);
       spare.then(
