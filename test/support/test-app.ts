@@ -95,6 +95,30 @@ export function testConfig(
   return { config, dataDir };
 }
 
+/**
+ * An app listening on a free loopback port. The port is free when `freePort` returns it, but
+ * the kernel may give it to an outgoing connection of another test before the app listens
+ * (EADDRINUSE, seen in a full run): then the app is built again on another port.
+ */
+async function listeningApp(
+  engine: Engine,
+  options: { env?: Record<string, string>; appOptions?: AppOptions },
+  schema: string | undefined,
+): Promise<{ app: App; config: Config; dataDir: string }> {
+  for (let attempt = 1; ; attempt += 1) {
+    const { config, dataDir } = testConfig(engine, options.env, await freePort());
+    const app = await createApp(config, { ...options.appOptions, databaseSchema: schema });
+    try {
+      await app.http.listen({ host: '127.0.0.1', port: config.server.port });
+      return { app, config, dataDir };
+    } catch (error) {
+      await app.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+      if (attempt >= 5 || (error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
+    }
+  }
+}
+
 /** Starts a real server on a random loopback port, on the chosen engine. */
 export async function startTestApp(
   engine: Engine,
@@ -105,11 +129,9 @@ export async function startTestApp(
     sharedSchema?: string;
   } = {},
 ): Promise<TestApp> {
-  const { config, dataDir } = testConfig(engine, options.env, await freePort());
   const schema = options.sharedSchema ?? (engine === 'postgres' ? uniqueName('t') : undefined);
   const ownsSchema = options.sharedSchema === undefined;
-  const app = await createApp(config, { ...options.appOptions, databaseSchema: schema });
-  await app.http.listen({ host: '127.0.0.1', port: config.server.port });
+  const { app, config, dataDir } = await listeningApp(engine, options, schema);
   const baseUrl = config.server.publicUrl;
 
   return {
