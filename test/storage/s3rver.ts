@@ -9,6 +9,36 @@ interface S3rverInstance {
 }
 type S3rverConstructor = new (options: Record<string, unknown>) => S3rverInstance;
 
+interface S3rverStore {
+  putObject(object: { bucket: string; key: string }): Promise<{ size: number }>;
+  getResourcePath(bucket: string, key: string, kind: 'object'): string;
+}
+
+/**
+ * s3rver answers a PUT before the object's file is written (its store resolves on the write
+ * stream's `end()`, not its `finish`), so a GET right after could miss the object: seen once
+ * in a full run on two loaded cores. S3 itself reads its writes; the store is made to wait
+ * until the file has the object's size (at most 10 s).
+ */
+function readsItsWrites(server: { store: S3rverStore }): void {
+  const { store } = server;
+  const putObject = store.putObject.bind(store);
+  store.putObject = async (object) => {
+    const result = await putObject(object);
+    const file = store.getResourcePath(object.bucket, object.key, 'object');
+    const deadline = Date.now() + 10_000;
+    while (Date.now() < deadline) {
+      const size = await fs.promises.stat(file).then(
+        (stat) => stat.size,
+        () => -1,
+      );
+      if (size === result.size) break;
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    return result;
+  };
+}
+
 /** A running s3rver: an S3-compatible server on loopback, for the S3 adapter's tests. */
 export interface TestS3Server {
   endpoint: string;
@@ -32,6 +62,7 @@ export async function startS3rver(bucket = 'vitrine-test'): Promise<TestS3Server
     directory,
     configureBuckets: [{ name: bucket, configs: [] }],
   });
+  readsItsWrites(server as unknown as { store: S3rverStore });
   const { port } = await server.run();
   return {
     endpoint: `http://127.0.0.1:${port}`,
