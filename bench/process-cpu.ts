@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { commandLine, processTree } from './measure.ts';
+import { commandLine, processTree, sleep } from './measure.ts';
 
 /**
  * CPU time per process class of a process tree, read from /proc/<pid>/stat (utime + stime).
@@ -51,9 +51,7 @@ export function machineBusyMs(): number {
 export const quietTurns = { quiet: 0, gaveUp: 0 };
 
 /** CPUs /proc/stat counts in its first line (every CPU of the host, whatever this process may use). */
-function statCpus(): number {
-  return fs.readFileSync('/proc/stat', 'utf8').match(/^cpu\d+ /gm)?.length ?? 1;
-}
+const STAT_CPUS = fs.readFileSync('/proc/stat', 'utf8').match(/^cpu\d+ /gm)?.length ?? 1;
 
 /**
  * Waits until the machine has been quiet for one window (at most `busyShare` of its CPUs busy
@@ -63,12 +61,11 @@ function statCpus(): number {
  * the one that left the work behind.
  */
 export async function untilQuiet({ windowMs = 150, busyShare = 0.1, maxMs = 3000 } = {}): Promise<boolean> {
-  const cpus = statCpus();
   const deadline = performance.now() + maxMs;
   while (performance.now() < deadline) {
     const before = machineBusyMs();
-    await new Promise((resolve) => setTimeout(resolve, windowMs));
-    if (machineBusyMs() - before <= busyShare * cpus * windowMs) {
+    await sleep(windowMs);
+    if (machineBusyMs() - before <= busyShare * STAT_CPUS * windowMs) {
       quietTurns.quiet += 1;
       return true;
     }
