@@ -114,11 +114,21 @@ export async function launchBrowserProcess(options: BrowserLaunchOptions): Promi
     handleSIGHUP: false,
   });
   let pid: number;
+  let timer: NodeJS.Timeout | undefined;
   try {
-    pid = await browserProcessId(browser);
+    // Bounded like the launch itself: a shutdown waits for a launch under way.
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new Error('Chromium did not report its process id in time')),
+        timeoutMs,
+      );
+    });
+    pid = await Promise.race([browserProcessId(browser), late]);
   } catch (error) {
     await withTimeout(browser.close(), timeoutMs);
     throw error;
+  } finally {
+    clearTimeout(timer);
   }
   // The pipe closes when the process ends, however it ends.
   let exited = !browser.isConnected();

@@ -5,12 +5,13 @@ import type { BrowserProcess } from './browser-process.ts';
 import { createBrowserSupervisor } from './browser-supervisor.ts';
 
 /** A browser process that only records what the supervisor does to it. */
-function fakeProcess(pid: number) {
+function fakeProcess(pid: number, closeMs = 0) {
   const browser = new EventEmitter() as EventEmitter & { isConnected(): boolean };
   let connected = true;
   browser.isConnected = () => connected;
   const exitListeners: (() => void)[] = [];
   let closes = 0;
+  let closed = 0;
   const process: BrowserProcess = {
     browser: browser as unknown as Browser,
     pid,
@@ -18,12 +19,15 @@ function fakeProcess(pid: number) {
     onExit: (listener) => void exitListeners.push(listener),
     close: async () => {
       closes += 1;
+      await new Promise((resolve) => setTimeout(resolve, closeMs));
+      closed += 1;
     },
     kill: async () => undefined,
   };
   return {
     process,
     closes: () => closes,
+    closed: () => closed,
     exit() {
       connected = false;
       for (const listener of exitListeners) listener();
@@ -31,12 +35,13 @@ function fakeProcess(pid: number) {
   };
 }
 
-function supervisor() {
+function supervisor({ closeMs = 0, cleanupGraceMs }: { closeMs?: number; cleanupGraceMs?: number } = {}) {
   const launched: ReturnType<typeof fakeProcess>[] = [];
   const sup = createBrowserSupervisor({
     closeTimeoutMs: 100,
+    cleanupGraceMs,
     launch: async () => {
-      const next = fakeProcess(launched.length + 1);
+      const next = fakeProcess(launched.length + 1, closeMs);
       launched.push(next);
       return next.process;
     },
@@ -103,5 +108,15 @@ describe('browser supervisor', () => {
     await sup.close();
     expect(cleaned).toBe(true);
     expect(launched[0]?.closes()).toBe(1);
+  });
+
+  it('close waits for every browser to be gone, but gives a cleanup that never settles only a grace', async () => {
+    const { sup, launched } = supervisor({ closeMs: 150, cleanupGraceMs: 50 });
+    const first = await sup.live();
+    // A page Playwright never finishes preparing (or a context close it leaves pending).
+    first.spares.set('capture', [new Promise(() => undefined)]);
+    sup.track(new Promise(() => undefined));
+    await sup.close();
+    expect(launched[0]?.closed()).toBe(1);
   });
 });

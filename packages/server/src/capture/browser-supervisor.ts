@@ -1,3 +1,4 @@
+import { settlesWithin } from './abort-race.ts';
 import type { BrowserProcess } from './browser-process.ts';
 import { captureFailed } from './capture-errors.ts';
 import type { PreparedPage } from './prepared-page.ts';
@@ -29,6 +30,11 @@ export interface BrowserSupervisorOptions {
   closeTimeoutMs: number;
   /** Runs once per launched browser, when it goes live (e.g. to prepare its first page). */
   onLive?: (instance: BrowserInstance) => void;
+  /**
+   * How long `close` waits for cleanups other than the browsers' own closing (a context, a page
+   * still being prepared) once every browser is gone; default 2000.
+   */
+  cleanupGraceMs?: number;
 }
 
 export interface BrowserSupervisor {
@@ -47,7 +53,10 @@ export interface BrowserSupervisor {
   track(promise: Promise<unknown>): void;
   /** Aborts every lease with `reason` (shutdown, after the grace period). */
   abortAll(reason: Error): void;
-  /** Closes every browser (after a launch under way) and waits for every cleanup. */
+  /**
+   * Closes every browser (after a launch under way) and waits until each has exited or been
+   * killed; the other cleanups get `cleanupGraceMs` more.
+   */
   close(): Promise<void>;
   launches(): number;
   /** The live browser if there is one; never launches. */
@@ -60,16 +69,21 @@ export function createBrowserSupervisor(options: BrowserSupervisorOptions): Brow
   let launches = 0;
   const instances = new Set<BrowserInstance>();
   const cleanups = new Set<Promise<unknown>>();
+  const processClosings = new Set<Promise<unknown>>();
 
-  const track = (promise: Promise<unknown>) => {
-    const settled = promise.catch(() => undefined).finally(() => cleanups.delete(settled));
-    cleanups.add(settled);
+  const trackIn = (set: Set<Promise<unknown>>, promise: Promise<unknown>) => {
+    const settled = promise.catch(() => undefined).finally(() => set.delete(settled));
+    set.add(settled);
   };
+  const track = (promise: Promise<unknown>) => trackIn(cleanups, promise);
 
-  /** Closes the process once (a retired browser that exits later is not closed again). */
+  /**
+   * Closes the process once (a retired browser that exits later is not closed again). Bounded:
+   * a browser that does not close in time is killed.
+   */
   const closeProcess = (instance: BrowserInstance) => {
     if (!instances.delete(instance)) return;
-    track(instance.process.close(options.closeTimeoutMs));
+    trackIn(processClosings, instance.process.close(options.closeTimeoutMs));
   };
 
   /** Out of service: no longer current, its prepared pages dropped. */
@@ -153,7 +167,11 @@ export function createBrowserSupervisor(options: BrowserSupervisorOptions): Brow
         leaveService(instance, true);
         closeProcess(instance);
       }
-      await Promise.allSettled([...cleanups]);
+      await Promise.allSettled([...processClosings]);
+      // Every browser has exited. A context close or a page preparation of a browser that is
+      // gone has nothing left to do, but Playwright can leave one pending for good (seen once in
+      // a full test run: a shutdown waited over 100 s): it gets a grace, not a wait.
+      await settlesWithin(Promise.allSettled([...cleanups]), options.cleanupGraceMs ?? 2000);
     },
     launches: () => launches,
     current: () => (current?.state === 'live' ? current : undefined),
