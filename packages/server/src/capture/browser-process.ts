@@ -19,8 +19,47 @@ export interface BrowserLaunchOptions {
 }
 
 /**
+ * The features Playwright's launch disables (playwright-core 1.65). Chromium keeps only the last
+ * `--disable-features` switch, and ours comes after Playwright's, so it repeats them; a test
+ * checks them against the switch Playwright passes.
+ */
+export const PLAYWRIGHT_DISABLED_FEATURES: readonly string[] = [
+  'AvoidUnnecessaryBeforeUnloadCheckSync',
+  'DestroyProfileOnBrowserClose',
+  'HttpsUpgrades',
+  'HttpsFirstBalancedModeAutoEnable',
+  'LensOverlay',
+  'MediaRouter',
+  'PaintHolding',
+  'ThirdPartyStoragePartitioning',
+  'AvoidCorsURLLoaderRestartOnRedirect',
+  'TcpPortRandomizationWin',
+  'OptimizationHints',
+  'NetworkTimeServiceQuerying',
+  'AimEnabled',
+  'PreconnectToSearch',
+  'msForceBrowserSignIn',
+  'msEdgeUpdateLaunchServicesPreferredVersion',
+];
+
+/**
+ * Features a capture browser goes without (docs/decisions.md, "The browser window's omnibox
+ * popup"). Headless Chromium opens a window per context, and every window loaded its address
+ * bar's popup, a WebUI page in a renderer of its own that kept working while the capture ran:
+ * about half of the tree's CPU per capture of a simple page. Chromium's spare renderer, started
+ * for a context's next navigation, is never used by a capture context (its page was opened,
+ * with its renderer, before the navigation).
+ */
+export const CAPTURE_DISABLED_FEATURES: readonly string[] = [
+  'WebUIOmniboxPopup',
+  'WebUIOmniboxAimPopup',
+  'SpareRendererForSitePerProcess',
+];
+
+/**
  * Switches of every launch: headless without sandbox or GPU (containers), no background traffic
- * of Chromium's own (it would reach the egress proxy), WebRTC only through the proxy.
+ * of Chromium's own (it would reach the egress proxy), WebRTC only through the proxy, and the
+ * features above off.
  */
 export const DEFAULT_CHROMIUM_ARGS: readonly string[] = [
   '--no-sandbox',
@@ -37,6 +76,7 @@ export const DEFAULT_CHROMIUM_ARGS: readonly string[] = [
   '--mute-audio',
   '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
   '--font-render-hinting=none',
+  `--disable-features=${[...PLAYWRIGHT_DISABLED_FEATURES, ...CAPTURE_DISABLED_FEATURES].join(',')}`,
 ];
 
 /**

@@ -1,0 +1,97 @@
+import fs from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type BrowserProcess,
+  CAPTURE_DISABLED_FEATURES,
+  launchBrowserProcess,
+} from '../../packages/server/src/capture/browser-process.ts';
+import { type RunningServer, startFixtureServer } from '../support/fixture-server.ts';
+
+function commandLine(pid: number): string[] {
+  try {
+    return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+  } catch {
+    return [];
+  }
+}
+
+/** Every process below `pid`, from /proc's children lists. */
+function descendants(pid: number): number[] {
+  const out: number[] = [];
+  const queue = [pid];
+  while (queue.length > 0) {
+    const current = queue.shift() as number;
+    let tasks: string[] = [];
+    try {
+      tasks = fs.readdirSync(`/proc/${current}/task`);
+    } catch {
+      continue;
+    }
+    for (const task of tasks) {
+      try {
+        const list = fs.readFileSync(`/proc/${current}/task/${task}/children`, 'utf8').trim();
+        for (const child of list ? list.split(/\s+/).map(Number) : []) {
+          out.push(child);
+          queue.push(child);
+        }
+      } catch {
+        // the thread exited meanwhile
+      }
+    }
+  }
+  return out;
+}
+
+/** The features of each `--disable-features` switch Chromium was started with, in order. */
+function disabledFeatureSwitches(pid: number): string[][] {
+  return commandLine(pid)
+    .filter((arg) => arg.startsWith('--disable-features='))
+    .map((arg) => arg.slice('--disable-features='.length).split(','));
+}
+
+describe('the capture browser’s switches', () => {
+  let server: RunningServer;
+  let chromium: BrowserProcess;
+
+  beforeAll(async () => {
+    server = await startFixtureServer();
+    chromium = await launchBrowserProcess({ executablePath: '/usr/bin/chromium' });
+  }, 60_000);
+  afterAll(async () => {
+    await chromium?.close(5000);
+    await server?.close();
+  });
+
+  it('keeps every feature Playwright disables: Chromium honours only the last --disable-features', () => {
+    const switches = disabledFeatureSwitches(chromium.pid as number);
+    // Playwright's own switch, then ours.
+    expect(switches.length).toBe(2);
+    const [playwrights, ours] = switches as [string[], string[]];
+    expect(playwrights.length).toBeGreaterThan(5);
+    expect(ours).toEqual(expect.arrayContaining([...playwrights, ...CAPTURE_DISABLED_FEATURES]));
+  });
+
+  it('a capture context opens no omnibox popup and one renderer, the page’s', async () => {
+    const context = await chromium.browser.newContext();
+    try {
+      const page = await context.newPage();
+      await page.goto(`${server.origin}/capture/simple.html`);
+      const session = await chromium.browser.newBrowserCDPSession();
+      const { targetInfos } = (await session.send('Target.getTargets')) as {
+        targetInfos: { type: string; url: string }[];
+      };
+      await session.detach();
+      expect(targetInfos.map((target) => target.url)).toContain(`${server.origin}/capture/simple.html`);
+      expect(targetInfos.filter((target) => target.url.startsWith('chrome://'))).toEqual([]);
+      // Chromium starts its spare renderer right after the page's; give it time to show.
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      const renderers = descendants(chromium.pid as number).filter((pid) =>
+        // A forked renderer renames itself: its command line is one string.
+        commandLine(pid).join(' ').includes('--type=renderer'),
+      );
+      expect(renderers.length).toBe(1);
+    } finally {
+      await context.close();
+    }
+  });
+});
