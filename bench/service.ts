@@ -41,7 +41,13 @@ export async function startVitrine(env: Record<string, string> = {}): Promise<Vi
     },
   );
   const test = await startTestApp('sqlite', {
-    env: { VITRINE_ALLOW_TARGETS: '127.0.0.2', ...env },
+    // The bench sends far more captures per minute than a key's default limit allows.
+    env: {
+      VITRINE_ALLOW_TARGETS: '127.0.0.2',
+      VITRINE_RATE_LIMIT_CAPTURE_PER_MINUTE: '100000',
+      VITRINE_RATE_LIMIT_DEFAULT_PER_MINUTE: '100000',
+      ...env,
+    },
     appOptions: { logger: logger as unknown as FastifyBaseLogger },
   });
   const { key } = await test.createKey({ credits: 1_000_000 });

@@ -111,16 +111,24 @@ export function targets(r: Results): TargetRow[] {
   const subject = styled ?? t['vitrine-raw'];
   const vsBare = ratio(subject?.perMinute, t['bare-playwright']?.perMinute);
   const vsCw = ratio(subject?.perMinute, t['capture-website']?.perMinute);
+  // A contender whose requests failed ran below concurrency 4 (a failure answers at once): its
+  // captures per minute compare with nothing.
+  const failures = Object.entries(t)
+    .filter(([, result]) => result.failed > 0)
+    .map(([name, result]) => `${name} ${result.failed} failed`);
   rows.push({
     id: 'P3',
     metric: `${styled ? 'styled' : 'raw (styled not available yet)'} captures per minute, concurrency 4`,
     target: '≥ 1.0 x bare-playwright and ≥ 3 x capture-website',
     reached: subject
-      ? `${subject.perMinute}/min: ${vsBare} x bare-playwright (${t['bare-playwright']?.perMinute}/min), ${vsCw} x capture-website (${t['capture-website']?.perMinute}/min)`
+      ? `${subject.perMinute}/min: ${vsBare} x bare-playwright (${t['bare-playwright']?.perMinute}/min), ${vsCw} x capture-website (${t['capture-website']?.perMinute}/min)${failures.length > 0 ? `; not comparable: ${failures.join(', ')}` : ''}`
       : '-',
-    verdict: verdict(
-      subject && vsBare !== undefined && vsCw !== undefined ? vsBare >= 1 && vsCw >= 3 : undefined,
-    ),
+    verdict:
+      failures.length > 0
+        ? 'not measured'
+        : verdict(
+            subject && vsBare !== undefined && vsCw !== undefined ? vsBare >= 1 && vsCw >= 3 : undefined,
+          ),
   });
 
   const cached = r.cache?.cached['/v1/capture'] ?? r.cache?.cached['/v1/raw'];

@@ -81,4 +81,21 @@ describe('bench targets', () => {
     expect(row(memory(900, 400), 'P5')?.verdict).toBe('partly');
     expect(row(memory(1100, 1000), 'P5')?.verdict).toBe('falls short');
   });
+
+  it('P3: captures per minute against bare-playwright; a contender with failed requests makes it not measured', () => {
+    const run = (perMinute: number, failed: number) => ({ perMinute, done: 50, failed, seconds: 20 });
+    const meets = {
+      ...base,
+      throughput: {
+        'bare-playwright': run(130, 0),
+        'vitrine-raw': run(240, 0),
+        'capture-website': run(40, 0),
+        'vitrine-capture': run(200, 0),
+      },
+    };
+    expect(row(meets, 'P3')?.verdict).toBe('meets');
+    const failing = { ...meets, throughput: { ...meets.throughput, 'vitrine-capture': run(200, 2007) } };
+    expect(row(failing, 'P3')?.verdict).toBe('not measured');
+    expect(row(failing, 'P3')?.reached).toContain('vitrine-capture 2007 failed');
+  });
 });
