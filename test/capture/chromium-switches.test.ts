@@ -77,19 +77,26 @@ describe('the capture browser’s switches', () => {
       const page = await context.newPage();
       await page.goto(`${server.origin}/capture/simple.html`);
       const session = await chromium.browser.newBrowserCDPSession();
-      const { targetInfos } = (await session.send('Target.getTargets')) as {
-        targetInfos: { type: string; url: string }[];
-      };
+      // The popup's page and Chromium's spare renderer start just after the page's own, later on
+      // a loaded machine: watch for 2 s and keep the worst seen.
+      const browserUi = new Set<string>();
+      let renderers = 0;
+      for (const started = Date.now(); Date.now() - started < 2000; ) {
+        const { targetInfos } = (await session.send('Target.getTargets')) as {
+          targetInfos: { type: string; url: string }[];
+        };
+        expect(targetInfos.map((target) => target.url)).toContain(`${server.origin}/capture/simple.html`);
+        for (const target of targetInfos) if (target.url.startsWith('chrome://')) browserUi.add(target.url);
+        const now = descendants(chromium.pid as number).filter((pid) =>
+          // A forked renderer renames itself: its command line is one string.
+          commandLine(pid).join(' ').includes('--type=renderer'),
+        );
+        renderers = Math.max(renderers, now.length);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
       await session.detach();
-      expect(targetInfos.map((target) => target.url)).toContain(`${server.origin}/capture/simple.html`);
-      expect(targetInfos.filter((target) => target.url.startsWith('chrome://'))).toEqual([]);
-      // Chromium starts its spare renderer right after the page's; give it time to show.
-      await new Promise((resolve) => setTimeout(resolve, 500));
-      const renderers = descendants(chromium.pid as number).filter((pid) =>
-        // A forked renderer renames itself: its command line is one string.
-        commandLine(pid).join(' ').includes('--type=renderer'),
-      );
-      expect(renderers.length).toBe(1);
+      expect([...browserUi]).toEqual([]);
+      expect(renderers).toBe(1);
     } finally {
       await context.close();
     }

@@ -35,13 +35,22 @@ function fakeProcess(pid: number, closeMs = 0) {
   };
 }
 
-function supervisor({ closeMs = 0, cleanupGraceMs }: { closeMs?: number; cleanupGraceMs?: number } = {}) {
+function supervisor({
+  closeMs = 0,
+  cleanupGraceMs,
+  launchMs = 0,
+}: {
+  closeMs?: number;
+  cleanupGraceMs?: number;
+  launchMs?: number;
+} = {}) {
   const launched: ReturnType<typeof fakeProcess>[] = [];
   const sup = createBrowserSupervisor({
     closeTimeoutMs: 100,
     cleanupGraceMs,
     launch: async () => {
       const next = fakeProcess(launched.length + 1, closeMs);
+      await new Promise((resolve) => setTimeout(resolve, launchMs));
       launched.push(next);
       return next.process;
     },
@@ -116,7 +125,21 @@ describe('browser supervisor', () => {
     // A page Playwright never finishes preparing (or a context close it leaves pending).
     first.spares.set('capture', [new Promise(() => undefined)]);
     sup.track(new Promise(() => undefined));
+    const started = performance.now();
     await sup.close();
+    expect(performance.now() - started).toBeLessThan(1000);
     expect(launched[0]?.closed()).toBe(1);
+  });
+
+  it('a browser still starting when close begins is closed, never handed out; no launch after close', async () => {
+    const { sup, launched } = supervisor({ launchMs: 100 });
+    const starting = sup.live();
+    starting.catch(() => undefined);
+    await sup.close();
+    await expect(starting).rejects.toThrow('shut down');
+    expect(launched).toHaveLength(1);
+    expect(launched[0]?.closed()).toBe(1);
+    await expect(sup.live()).rejects.toThrow('shutting down');
+    expect(launched).toHaveLength(1);
   });
 });

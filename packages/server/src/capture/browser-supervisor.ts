@@ -67,6 +67,7 @@ export function createBrowserSupervisor(options: BrowserSupervisorOptions): Brow
   let current: BrowserInstance | undefined;
   let launching: Promise<BrowserInstance> | undefined;
   let launches = 0;
+  let closing = false;
   const instances = new Set<BrowserInstance>();
   const cleanups = new Set<Promise<unknown>>();
   const processClosings = new Set<Promise<unknown>>();
@@ -106,6 +107,11 @@ export function createBrowserSupervisor(options: BrowserSupervisorOptions): Brow
   const launch = async (): Promise<BrowserInstance> => {
     const process = await options.launch();
     launches += 1;
+    if (closing) {
+      // Shut down while it started: closed with the rest, never handed out.
+      trackIn(processClosings, process.close(options.closeTimeoutMs));
+      throw captureFailed('render_failed', 'The service shut down while the browser started');
+    }
     const instance: BrowserInstance = {
       process,
       state: 'live',
@@ -128,6 +134,9 @@ export function createBrowserSupervisor(options: BrowserSupervisorOptions): Brow
 
   return {
     live() {
+      if (closing) {
+        return Promise.reject(captureFailed('render_failed', 'The service is shutting down'));
+      }
       if (current && (!current.process.alive() || !current.process.browser.isConnected())) {
         markDead(current, captureFailed('render_failed', 'The browser exited during the capture'));
       }
@@ -161,7 +170,8 @@ export function createBrowserSupervisor(options: BrowserSupervisorOptions): Brow
       for (const instance of instances) for (const aborter of instance.aborters) aborter.abort(reason);
     },
     async close() {
-      await launching?.catch(() => undefined);
+      closing = true;
+      while (launching) await launching.catch(() => undefined);
       for (const instance of [...instances]) {
         instance.state = 'dead';
         leaveService(instance, true);
