@@ -14,6 +14,7 @@ import { encodeImage } from '../packages/server/src/encode/encode-image.ts';
 import { testPool } from '../test/support/capture-test-kit.ts';
 import { fakeAppScreenshot } from '../test/support/fake-screenshot.ts';
 import { interleaved, type Stats, stats, timed } from './measure.ts';
+import { untilQuiet } from './process-cpu.ts';
 
 /**
  * The looks measured: the default one (what P1 composes) and the heaviest of issue 5, a strong
@@ -90,7 +91,9 @@ export async function benchCompose(rounds: number): Promise<ComposeResult[]> {
     for (const s of setups) cold.set(s.name, await timed(s.run));
     for (const s of setups) s.cpu.length = 0;
     const contenders = Object.fromEntries(setups.map((s) => [s.name, s.run]));
-    const times = await interleaved(contenders, rounds, { warmup: 1 });
+    // Each render starts on a quiet machine: a browser-mode render leaves Chromium's own work
+    // (its frame, the page's clean-up) running into the next contender's turn.
+    const times = await interleaved(contenders, rounds, { warmup: 1, between: untilQuiet });
     return setups.map((s) => ({
       look: s.look,
       mode: s.mode,

@@ -125,7 +125,9 @@ function reportQuietTurns(section: string, before: typeof quietTurns): void {
 try {
   if (wanted('compose')) {
     console.log('compose (P2), in this process');
+    const turns = { ...quietTurns };
     results.composeIsolated = await benchCompose(Math.max(8, ROUNDS));
+    reportQuietTurns('compose', turns);
     for (const c of results.composeIsolated)
       console.log(`  ${c.look} ${c.mode} dpr${c.dpr}: p50 ${c.warm.p50} ms`);
   }
