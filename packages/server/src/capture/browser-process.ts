@@ -134,6 +134,9 @@ async function browserProcessId(browser: Browser): Promise<number> {
   }
 }
 
+/** The least time the pid query, or closing a browser whose pid is unknown, is given. */
+const LAUNCH_STEP_MIN_MS = 5000;
+
 /**
  * Launches Chromium over Playwright's pipe. Not `launchServer()` + `connect()`: that relays
  * every protocol message through a WebSocket inside this same process, serialised twice more,
@@ -142,6 +145,7 @@ async function browserProcessId(browser: Browser): Promise<number> {
  */
 export async function launchBrowserProcess(options: BrowserLaunchOptions): Promise<BrowserProcess> {
   const timeoutMs = options.timeoutMs ?? 30_000;
+  const deadline = performance.now() + timeoutMs;
   const args = [...DEFAULT_CHROMIUM_ARGS, ...(options.args ?? [])];
   const browser = await chromium.launch({
     executablePath: options.executablePath,
@@ -156,16 +160,17 @@ export async function launchBrowserProcess(options: BrowserLaunchOptions): Promi
   let pid: number;
   let timer: NodeJS.Timeout | undefined;
   try {
-    // Bounded like the launch itself: a shutdown waits for a launch under way.
+    // Within the launch's own deadline (a few seconds at least): a shutdown waits for a launch
+    // under way.
     const late = new Promise<never>((_, reject) => {
       timer = setTimeout(
         () => reject(new Error('Chromium did not report its process id in time')),
-        timeoutMs,
+        Math.max(LAUNCH_STEP_MIN_MS, deadline - performance.now()),
       );
     });
     pid = await Promise.race([browserProcessId(browser), late]);
   } catch (error) {
-    await withTimeout(browser.close(), timeoutMs);
+    await withTimeout(browser.close(), LAUNCH_STEP_MIN_MS);
     throw error;
   } finally {
     clearTimeout(timer);
