@@ -1,4 +1,5 @@
 import { type Browser, chromium } from 'playwright-core';
+import { raceAbort, settlesWithin } from './abort-race.ts';
 
 /** Proxy for every Chromium connection, as Playwright takes it (the egress proxy of netpolicy/). */
 export interface BrowserProxy {
@@ -96,16 +97,6 @@ export interface BrowserProcess {
   kill(): Promise<void>;
 }
 
-function withTimeout(promise: Promise<unknown>, ms: number): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<boolean>((resolve) => {
-    timer = setTimeout(() => resolve(false), ms);
-  });
-  return Promise.race([promise.then(() => true).catch(() => true), timeout]).finally(() =>
-    clearTimeout(timer),
-  );
-}
-
 /** Whether a process with this id exists (signal 0 checks without sending anything). */
 function processExists(pid: number): boolean {
   try {
@@ -158,22 +149,14 @@ export async function launchBrowserProcess(options: BrowserLaunchOptions): Promi
     handleSIGHUP: false,
   });
   let pid: number;
-  let timer: NodeJS.Timeout | undefined;
   try {
     // Within the launch's own deadline (a few seconds at least): a shutdown waits for a launch
     // under way.
-    const late = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () => reject(new Error('Chromium did not report its process id in time')),
-        Math.max(LAUNCH_STEP_MIN_MS, deadline - performance.now()),
-      );
-    });
-    pid = await Promise.race([browserProcessId(browser), late]);
+    const late = AbortSignal.timeout(Math.max(LAUNCH_STEP_MIN_MS, Math.round(deadline - performance.now())));
+    pid = await raceAbort(browserProcessId(browser), late);
   } catch (error) {
-    await withTimeout(browser.close(), LAUNCH_STEP_MIN_MS);
+    await settlesWithin(browser.close(), LAUNCH_STEP_MIN_MS);
     throw error;
-  } finally {
-    clearTimeout(timer);
   }
   // The pipe closes when the process ends, however it ends.
   let exited = !browser.isConnected();
@@ -195,7 +178,7 @@ export async function launchBrowserProcess(options: BrowserLaunchOptions): Promi
         // Gone meanwhile.
       }
     }
-    await withTimeout(disconnected, 5000);
+    await settlesWithin(disconnected, 5000);
   };
   return {
     browser,
@@ -207,7 +190,7 @@ export async function launchBrowserProcess(options: BrowserLaunchOptions): Promi
     },
     kill,
     async close(closeTimeoutMs) {
-      const closed = await withTimeout(browser.close(), closeTimeoutMs);
+      const closed = await settlesWithin(browser.close(), closeTimeoutMs);
       if (!closed) await kill();
     },
   };
