@@ -9,6 +9,7 @@ import { errorEnvelopeSchema } from '@vitrine/contract';
 import { startFixtureServer } from '../test/support/fixture-server.ts';
 import { ONCE_FAILED_LOOK, randomLook, seededRandom } from '../test/support/random-look.ts';
 import { startTestApp } from '../test/support/test-app.ts';
+import { UNLIMITED_CAPTURES } from './service.ts';
 
 const [count = 60, concurrency = 6, firstSeed = 1] = process.argv.slice(2).map(Number);
 const verbose = process.env.VERBOSE === '1';
@@ -16,7 +17,7 @@ const fixtures = await startFixtureServer();
 const t = await startTestApp('sqlite', {
   env: {
     VITRINE_ALLOW_TARGETS: '127.0.0.2',
-    VITRINE_RATE_LIMIT_CAPTURE_PER_MINUTE: '100000',
+    ...UNLIMITED_CAPTURES,
     VITRINE_LOG_LEVEL: 'error',
   },
 });

@@ -13,6 +13,7 @@ import {
   type TreeMemory,
   treeMemory,
 } from './measure.ts';
+import { UNLIMITED_CAPTURES } from './service.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 
@@ -40,9 +41,7 @@ export async function startWithMake(url: string): Promise<SpawnedService> {
     VITRINE_PORT: String(port),
     VITRINE_ALLOW_TARGETS: '127.0.0.2',
     VITRINE_LOG_LEVEL: 'warn',
-    // The bench measures captures, not the per-key limit (120 a minute by default), which
-    // back-to-back captures of the simple page now exceed.
-    VITRINE_RATE_LIMIT_CAPTURE_PER_MINUTE: '100000',
+    ...UNLIMITED_CAPTURES,
   };
   const created = execFileSync(
     path.join(ROOT, 'bin/vitrine'),

@@ -1,5 +1,5 @@
-import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { commandLine, processTree } from '../../bench/measure.ts';
 import {
   type BrowserProcess,
   CAPTURE_DISABLED_FEATURES,
@@ -7,44 +7,10 @@ import {
 } from '../../packages/server/src/capture/browser-process.ts';
 import { type RunningServer, startFixtureServer } from '../support/fixture-server.ts';
 
-function commandLine(pid: number): string[] {
-  try {
-    return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
-  } catch {
-    return [];
-  }
-}
-
-/** Every process below `pid`, from /proc's children lists. */
-function descendants(pid: number): number[] {
-  const out: number[] = [];
-  const queue = [pid];
-  while (queue.length > 0) {
-    const current = queue.shift() as number;
-    let tasks: string[] = [];
-    try {
-      tasks = fs.readdirSync(`/proc/${current}/task`);
-    } catch {
-      continue;
-    }
-    for (const task of tasks) {
-      try {
-        const list = fs.readFileSync(`/proc/${current}/task/${task}/children`, 'utf8').trim();
-        for (const child of list ? list.split(/\s+/).map(Number) : []) {
-          out.push(child);
-          queue.push(child);
-        }
-      } catch {
-        // the thread exited meanwhile
-      }
-    }
-  }
-  return out;
-}
-
 /** The features of each `--disable-features` switch Chromium was started with, in order. */
 function disabledFeatureSwitches(pid: number): string[][] {
   return commandLine(pid)
+    .split(' ')
     .filter((arg) => arg.startsWith('--disable-features='))
     .map((arg) => arg.slice('--disable-features='.length).split(','));
 }
@@ -87,9 +53,8 @@ describe('the capture browser’s switches', () => {
         };
         expect(targetInfos.map((target) => target.url)).toContain(`${server.origin}/capture/simple.html`);
         for (const target of targetInfos) if (target.url.startsWith('chrome://')) browserUi.add(target.url);
-        const now = descendants(chromium.pid as number).filter((pid) =>
-          // A forked renderer renames itself: its command line is one string.
-          commandLine(pid).join(' ').includes('--type=renderer'),
+        const now = processTree(chromium.pid as number).filter((pid) =>
+          commandLine(pid).includes('--type=renderer'),
         );
         renderers = Math.max(renderers, now.length);
         await new Promise((resolve) => setTimeout(resolve, 100));
