@@ -85,7 +85,7 @@ ensure_playground_build() {
 
 ensure_wasm_build() {
   local built="$root/packages/server/dist/warp.wasm"
-  if [ -f "$built" ] && [ -z "$(find "$root/packages/server/assembly" "$root/package-lock.json" -newer "$built" -print -quit)" ]; then
+  if [ -f "$built" ] && [ -z "$(find "$root/packages/server/assembly" "$root/package.json" "$root/package-lock.json" -newer "$built" -print -quit)" ]; then
     return
   fi
   say "Building the warp (packages/server/assembly -> dist/warp.wasm)"

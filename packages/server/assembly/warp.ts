@@ -15,6 +15,11 @@
  * All inputs are in this module's memory, placed there by the loader: the parameter block
  * (f64 slots, P_* below), the layer, the canvas rows the quad touches, the row spans, and with
  * depth blur the reduced levels, their weight table and the coarse grid.
+ *
+ * The memory is shared (imported, `--sharedMemory`): the loader runs blurGrid and warp in bands
+ * of rows, each with a parameter block of its own, on its thread and on a worker thread with a
+ * second instance of this module at once (src/compose/effects/warp-bands.ts). A call writes
+ * only its own rows (and its own grid-row buffer), so the bands never overlap.
  */
 
 // Parameter block: f64 slots. Keep in step with PARAM in src/compose/effects/warp-module.ts.
@@ -46,6 +51,8 @@ const P_GH = 36;
 const P_VALUES = 37; // f32, 5 per grid point: premultiplied r, g, b, a and the rest
 const P_ROW = 38; // f32, the grid interpolated at the current row (gw x 5, padded)
 const P_GCOLS = 39; // i32 pairs per grid row: the columns [from, to) some visited pixel reads
+const P_GR0 = 40; // the grid rows [P_GR0, P_GR1) this blurGrid call evaluates
+const P_GR1 = 41;
 
 const BLUR_TABLE = 4096;
 const INV255: f32 = 1.0 / 255;
@@ -244,7 +251,9 @@ export function blurGrid(p: usize): void {
   const gh = <i32>param(p, P_GH);
   const values = <usize>param(p, P_VALUES);
   const columns = <usize>param(p, P_GCOLS);
-  for (let row = 0; row < gh; row++) {
+  const r0 = <i32>param(p, P_GR0);
+  const r1 = min(<i32>param(p, P_GR1), gh);
+  for (let row = r0; row < r1; row++) {
     const y = gy + (<f64>row + 0.5) * step;
     const first = load<i32>(columns + ((<usize>row) << 3));
     const last = load<i32>(columns + ((<usize>row) << 3) + 4);

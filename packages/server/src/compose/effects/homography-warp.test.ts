@@ -1,10 +1,12 @@
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { type Mat3, mul3, rotation, translate } from '../camera/camera-math.ts';
 import { planDepthBlur } from './depth-blur-mask.ts';
-import { warpOnto } from './homography-warp.ts';
+import { planWarp, warpOnto } from './homography-warp.ts';
 import { blurLayer } from './layer-blur.ts';
+import { runHalve, runWarp, warpBandStats } from './warp-module.ts';
 
 const scale = (sx: number, sy: number): Mat3 => [sx, 0, 0, 0, sy, 0, 0, 0, 1];
 
@@ -33,13 +35,32 @@ function picture(w: number, h: number) {
 const canvas = (w: number, h: number) => ({ data: Buffer.alloc(w * h * 4, 255), width: w, height: h });
 
 /** A strong tilt about the canvas centre (cx, cy). */
-function tilted(cx: number, cy: number): Mat3 {
-  const r = rotation({ tilt_x: 8, tilt_y: -35, roll: 0 });
+function tilted(cx: number, cy: number, tiltY = -35): Mat3 {
+  const r = rotation({ tilt_x: 8, tilt_y: tiltY, roll: 0 });
   const d = 900;
   return mul3(
     translate(cx, cy),
     mul3([r[0], r[1], 0, r[3], r[4], 0, -r[6] / d, -r[7] / d, 1], translate(-cx, -cy)),
   );
+}
+
+/** A lens depth blur over `layer` under the strong tilt of `tilted`. */
+function lensPlan(layer: { x: number; y: number; width: number; height: number }, amount = 80) {
+  const plan = planDepthBlur(
+    {
+      depth_blur: amount,
+      depth_blur_type: 'lens',
+      depth_blur_direction: 'bottom',
+      depth_blur_angle: 0,
+      depth_blur_position: 0.5,
+      depth_blur_band: 0.08,
+      depth_blur_width: 0.45,
+    },
+    { x: layer.x, y: layer.y, width: layer.width, height: layer.height },
+    rotation({ tilt_x: 8, tilt_y: -35, roll: 0 }),
+  );
+  if (!plan) throw new Error('no blur planned');
+  return plan;
 }
 
 describe('homography warp (WebAssembly)', () => {
@@ -55,20 +76,7 @@ describe('homography warp (WebAssembly)', () => {
 
   it('gives the same pixels whatever warp ran before it (its memory is reused)', async () => {
     const layer = picture(160, 100);
-    const plan = planDepthBlur(
-      {
-        depth_blur: 80,
-        depth_blur_type: 'lens',
-        depth_blur_direction: 'bottom',
-        depth_blur_angle: 0,
-        depth_blur_position: 0.5,
-        depth_blur_band: 0.08,
-        depth_blur_width: 0.45,
-      },
-      { x: 20, y: 20, width: 160, height: 100 },
-      rotation({ tilt_x: 8, tilt_y: -35, roll: 0 }),
-    );
-    if (!plan) throw new Error('no blur planned');
+    const plan = lensPlan(layer);
     const blur = await blurLayer(layer, plan);
     const first = canvas(200, 140);
     warpOnto(first, layer, tilted(100, 70), blur);
@@ -83,6 +91,48 @@ describe('homography warp (WebAssembly)', () => {
     warpOnto(sharp, layer, tilted(100, 70));
     expect(sharp.data.equals(first.data)).toBe(false);
   });
+
+  it('gives the same pixels in bands of rows on two threads as in one band', async () => {
+    // Large and blurred enough for the blur to be evaluated on a coarse grid (checked below).
+    const layer = picture(1440, 900);
+    const blur = await blurLayer(layer, lensPlan(layer, 100));
+    // 40 MB of noise, more than the warp places in the module's memory.
+    const noise = { data: crypto.randomBytes(4000 * 2500 * 4), width: 4000, height: 2500 };
+    for (const withBlur of [blur, null]) {
+      const job = planWarp(canvas(1600, 1000), layer, tilted(800, 500, -15), withBlur);
+      if (!job) throw new Error('nothing to warp');
+      // The blurred job is the grid's case, the other one the sharp warp's.
+      expect(job.grid !== null).toBe(withBlur !== null);
+      const render = (bandRows?: { warp: number; grid: number }) => {
+        // The module's memory filled with noise first, so that a band left out shows, not the
+        // previous render's identical values.
+        runHalve(noise);
+        const target = canvas(1600, 1000);
+        runWarp({ ...job, target, ...(bandRows ? { bandRows } : {}) });
+        return target.data;
+      };
+      const whole = render({ warp: 100_000, grid: 100_000 });
+      expect(render().equals(whole)).toBe(true);
+      expect(render({ warp: 1, grid: 1 }).equals(whole)).toBe(true);
+      expect(render({ warp: 7, grid: 3 }).equals(whole)).toBe(true);
+    }
+  });
+
+  it('shares the bands with its worker thread', async () => {
+    const layer = picture(900, 700);
+    const blur = await blurLayer(layer, lensPlan(layer));
+    // The worker starts with the module's first use and may be slow to be scheduled on a busy
+    // machine: warp until it has taken a band, for up to 60 s.
+    const deadline = Date.now() + 60_000;
+    let stats = warpBandStats();
+    while (stats.onThisThread === stats.bands && Date.now() < deadline) {
+      warpOnto(canvas(1000, 800), layer, tilted(500, 400), blur);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      stats = warpBandStats();
+    }
+    expect(stats.bands).toBeGreaterThan(0);
+    expect(stats.onThisThread).toBeLessThan(stats.bands);
+  }, 90_000);
 
   it('is built from its current source (make install rebuilds it)', () => {
     const source = fileURLToPath(new URL('../../../assembly/warp.ts', import.meta.url));

@@ -2,7 +2,7 @@ import { invert, type Mat3 } from '../camera/camera-math.ts';
 import type { BlurredLayer } from './layer-blur.ts';
 import { columnExtent, type QuadRows, quadRows } from './quad-rows.ts';
 import type { RgbaTarget, StraightLayer } from './straight-layer.ts';
-import { type BlurGridPlan, runWarp } from './warp-module.ts';
+import { type BlurGridPlan, runWarp, type WarpJob } from './warp-module.ts';
 
 /**
  * Draws `layer` onto `target` through the homography `h` (layer space -> target pixels),
@@ -28,11 +28,22 @@ export function warpOnto(
   h: Mat3,
   blur: BlurredLayer | null = null,
 ): void {
+  const job = planWarp(target, layer, h, blur);
+  if (job) runWarp(job);
+}
+
+/** What warpOnto runs: the rows the quad covers, the inverse map, the blur grid; null if none. */
+export function planWarp(
+  target: RgbaTarget,
+  layer: StraightLayer,
+  h: Mat3,
+  blur: BlurredLayer | null,
+): WarpJob | null {
   const rows = quadRows(h, { x: layer.x, y: layer.y, width: layer.width, height: layer.height }, target);
-  if (!rows) return;
+  if (!rows) return null;
   const inv = invert(h);
   const step = blur ? blurGridStep(blur, inv, rows) : 1;
-  runWarp({ target, layer, inv, rows, blur, grid: blur && step > 1 ? gridPlan(rows, step) : null });
+  return { target, layer, inv, rows, blur, grid: blur && step > 1 ? gridPlan(rows, step) : null };
 }
 
 /**

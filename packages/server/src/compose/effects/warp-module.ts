@@ -5,6 +5,7 @@ import type { MaskGeometry } from './depth-blur-mask.ts';
 import type { BlurLevel } from './layer-blur.ts';
 import type { QuadRows } from './quad-rows.ts';
 import type { RgbaTarget, StraightLayer } from './straight-layer.ts';
+import { BAND_KIND, type BandKind, type BandRunner, createBandRunner } from './warp-bands.ts';
 
 /**
  * The warp's per-pixel loop, and the halving of a layer for its blur levels, run in WebAssembly
@@ -45,8 +46,21 @@ const PARAM = {
   values: 37,
   row: 38,
   gridColumns: 39,
-  count: 40,
+  gridRow0: 40,
+  gridRow1: 41,
+  count: 42,
 } as const;
+const PARAM_BYTES = PARAM.count * 8;
+
+/**
+ * Rows per band (warp-bands.ts): small enough that the two threads end together (the far side
+ * of a tilted frame costs several times the near side per row), large enough that a band's call
+ * and claim are nothing beside its work.
+ */
+const WARP_BAND_ROWS = 32;
+const GRID_BAND_ROWS = 8;
+/** The module's memory may grow to 4 GiB (a shared memory must declare its maximum). */
+const MAX_PAGES = 65_536;
 
 /** f64 per blur level descriptor: pixels pointer, width, height, sx, sy. */
 const LEVEL_SLOTS = 5;
@@ -56,13 +70,13 @@ const GRID_FLOATS = 5;
 const SIMD_PAD = 16;
 const PAGE = 65_536;
 /**
- * An instance (and its memory, which WebAssembly cannot shrink: up to 60 MB after a tilted
- * render at dpr 2) is kept for the next render and dropped after this long without one.
+ * An instance (with its memory, which WebAssembly cannot shrink: up to 60 MB after a tilted
+ * render at dpr 2, and its worker thread) is kept for the next render and dropped after this
+ * long without one.
  */
 const IDLE_MS = 30_000;
 
 interface WarpExports {
-  memory: WebAssembly.Memory;
   warp(params: number): void;
   blurGrid(params: number): void;
   halve(src: number, width: number, height: number, out: number): void;
@@ -88,6 +102,8 @@ export interface WarpJob {
   blur: WarpBlur | null;
   /** The coarse grid the blur levels are interpolated from, or null to sample them per pixel. */
   grid: BlurGridPlan | null;
+  /** Rows per band of the warp and of the grid (WARP_BAND_ROWS, GRID_BAND_ROWS unless given). */
+  bandRows?: { warp: number; grid: number };
 }
 
 /** The coarse grid: `gw` x `gh` points `step` px apart from (`gx`, `gy`) (see gridPlan). */
@@ -102,7 +118,13 @@ export interface BlurGridPlan {
 }
 
 let compiled: WebAssembly.Module | null = null;
-let live: { exports: WarpExports; idle: NodeJS.Timeout } | null = null;
+interface LiveWarp {
+  exports: WarpExports;
+  memory: WebAssembly.Memory;
+  bands: BandRunner;
+  idle: NodeJS.Timeout;
+}
+let live: LiveWarp | null = null;
 
 function warpModule(): WebAssembly.Module {
   if (compiled) return compiled;
@@ -116,49 +138,55 @@ function warpModule(): WebAssembly.Module {
   return compiled;
 }
 
-function warpInstance(): WarpExports {
+function warpInstance(): LiveWarp {
   if (live) {
     live.idle.refresh();
-    return live.exports;
+    return live;
   }
-  const exports = new WebAssembly.Instance(warpModule(), {}).exports as unknown as WarpExports;
+  const module = warpModule();
+  const memory = new WebAssembly.Memory({ initial: 1, maximum: MAX_PAGES, shared: true });
+  const exports = new WebAssembly.Instance(module, { env: { memory } }).exports as unknown as WarpExports;
   const idle = setTimeout(() => {
+    live?.bands.close();
     live = null;
   }, IDLE_MS);
   idle.unref();
-  live = { exports, idle };
-  return exports;
+  live = { exports, memory, bands: createBandRunner(module, memory), idle };
+  return live;
 }
 
 /** Hands out 16-byte aligned offsets from the module's heap base, then grows the memory to fit. */
 class Placement {
   private next: number;
-  private readonly wasm: WarpExports;
-  constructor(wasm: WarpExports) {
+  private readonly wasm: LiveWarp;
+  constructor(wasm: LiveWarp) {
     this.wasm = wasm;
-    this.next = align(wasm.heapBase());
+    this.next = align(wasm.exports.heapBase());
   }
   take(bytes: number): number {
     const at = this.next;
     this.next = align(at + bytes);
     return at;
   }
-  /** Grows the memory to hold everything taken; returns it (grown memory detaches old views). */
-  memory(): ArrayBuffer {
+  /** Grows the memory to hold everything taken; returns it (views of it stay valid: shared). */
+  memory(): SharedArrayBuffer {
     const short = this.next - this.wasm.memory.buffer.byteLength;
     if (short > 0) this.wasm.memory.grow(Math.ceil(short / PAGE));
-    return this.wasm.memory.buffer;
+    return this.wasm.memory.buffer as unknown as SharedArrayBuffer;
   }
 }
 
 const align = (n: number) => (n + 15) & ~15;
 
-/** Runs one warp in WebAssembly and writes the touched canvas rows back into `job.target`. */
+/**
+ * Runs one warp in WebAssembly and writes the touched canvas rows back into `job.target`: the
+ * blur grid, then the warp, each in bands of rows on two threads (warp-bands.ts).
+ */
 export function runWarp(job: WarpJob): void {
   const { target, layer, rows, blur, grid } = job;
   const wasm = warpInstance();
   const place = new Placement(wasm);
-  const params = place.take(PARAM.count * 8);
+  const params = place.take(PARAM_BYTES);
   const src = place.take(layer.data.length);
   const rowBytes = target.width * 4;
   const canvasStart = rows.y0 * rowBytes;
@@ -170,8 +198,14 @@ export function runWarp(job: WarpJob): void {
   const levels = place.take((blur?.levels.length ?? 0) * LEVEL_SLOTS * 8);
   const weights = place.take(blur?.weights.byteLength ?? 0);
   const values = place.take(grid ? grid.gw * grid.gh * GRID_FLOATS * 4 + SIMD_PAD : 0);
-  const row = place.take(grid ? grid.gw * GRID_FLOATS * 4 + SIMD_PAD : 0);
   const columns = place.take(grid ? grid.columns.byteLength : 0);
+  const warpBands = bandsOf(rows.y0, rows.y1, job.bandRows?.warp ?? WARP_BAND_ROWS);
+  const gridBands = grid ? bandsOf(0, grid.gh, job.bandRows?.grid ?? GRID_BAND_ROWS) : [];
+  const warpParams = place.take(warpBands.length * PARAM_BYTES);
+  const gridParams = place.take(gridBands.length * PARAM_BYTES);
+  // Each warp band interpolates the grid into a row buffer of its own.
+  const rowBufferBytes = align(grid ? grid.gw * GRID_FLOATS * 4 + SIMD_PAD : 0);
+  const rowBuffers = place.take(warpBands.length * rowBufferBytes);
   const memory = place.memory();
 
   const bytes = new Uint8Array(memory);
@@ -186,12 +220,7 @@ export function runWarp(job: WarpJob): void {
   p[PARAM.width] = layer.width;
   p[PARAM.height] = layer.height;
   p[PARAM.src] = src;
-  p[PARAM.dst] = dst;
   p[PARAM.dstWidth] = target.width;
-  p[PARAM.y0] = rows.y0;
-  p[PARAM.y1] = rows.y1;
-  p[PARAM.from] = from;
-  p[PARAM.to] = to;
   p[PARAM.blurMode] = blur ? (grid ? 2 : 1) : 0;
   if (blur) {
     const descriptors = new Float64Array(memory, levels, blur.levels.length * LEVEL_SLOTS);
@@ -222,13 +251,55 @@ export function runWarp(job: WarpJob): void {
     p[PARAM.gw] = grid.gw;
     p[PARAM.gh] = grid.gh;
     p[PARAM.values] = values;
-    p[PARAM.row] = row;
     p[PARAM.gridColumns] = columns;
     new Int32Array(memory, columns, grid.columns.length).set(grid.columns);
-    wasm.blurGrid(params);
+    gridBands.forEach(([r0, r1], i) => {
+      const band = new Float64Array(memory, gridParams + i * PARAM_BYTES, PARAM.count);
+      band.set(p);
+      band[PARAM.gridRow0] = r0;
+      band[PARAM.gridRow1] = r1;
+    });
+    runBands(wasm, BAND_KIND.grid, gridParams, gridBands.length);
   }
-  wasm.warp(params);
+  // A band of canvas rows [y0, y1): its rows of the canvas copy and of the spans.
+  warpBands.forEach(([y0, y1], i) => {
+    const band = new Float64Array(memory, warpParams + i * PARAM_BYTES, PARAM.count);
+    band.set(p);
+    band[PARAM.y0] = y0;
+    band[PARAM.y1] = y1;
+    band[PARAM.dst] = dst + (y0 - rows.y0) * rowBytes;
+    band[PARAM.from] = from + (y0 - rows.y0) * 4;
+    band[PARAM.to] = to + (y0 - rows.y0) * 4;
+    band[PARAM.row] = rowBuffers + i * rowBufferBytes;
+  });
+  runBands(wasm, BAND_KIND.warp, warpParams, warpBands.length);
   target.data.set(bytes.subarray(dst, dst + (canvasEnd - canvasStart)), canvasStart);
+}
+
+/** Bands of rows run since the current instance started, and how many on this thread (tests). */
+export function warpBandStats(): { bands: number; onThisThread: number } {
+  return warpInstance().bands.stats();
+}
+
+/** One job of bands; a failure drops the instance and its worker, so the next render starts anew. */
+function runBands(wasm: LiveWarp, kind: BandKind, base: number, count: number): void {
+  try {
+    wasm.bands.run(wasm.exports, kind, base, PARAM_BYTES, count);
+  } catch (error) {
+    wasm.bands.close();
+    if (live === wasm) {
+      clearTimeout(wasm.idle);
+      live = null;
+    }
+    throw error;
+  }
+}
+
+/** [start, end) cut into bands of at most `size`. */
+function bandsOf(start: number, end: number, size: number): [number, number][] {
+  const bands: [number, number][] = [];
+  for (let at = start; at < end; at += size) bands.push([at, Math.min(end, at + size)]);
+  return bands;
 }
 
 /** Straight-alpha RGBA halved on each axis in WebAssembly (halved in layer-blur.ts). */
@@ -245,6 +316,6 @@ export function runHalve(src: { data: Uint8Array; width: number; height: number 
   const to = place.take(width * height * 4);
   const bytes = new Uint8Array(place.memory());
   bytes.set(src.data, from);
-  wasm.halve(from, src.width, src.height, to);
+  wasm.exports.halve(from, src.width, src.height, to);
   return { data: Buffer.from(bytes.subarray(to, to + width * height * 4)), width, height };
 }
