@@ -1,7 +1,7 @@
 import captureWebsite, { type Options as CaptureWebsiteOptions } from 'capture-website';
 import { chromium, type Browser as PlaywrightBrowser } from 'playwright-core';
 import puppeteer, { type Browser as PuppeteerBrowser } from 'puppeteer';
-import { screenshotHadNoFrame } from '../packages/server/src/capture/capture-page.ts';
+import { screenshotHadNoFrame } from '../packages/server/src/chromium/capture-screenshot.ts';
 
 /** The Chromium every contender drives: Debian's, never a downloaded build. */
 export const CHROMIUM_PATH = process.env.VITRINE_CHROMIUM_PATH ?? '/usr/bin/chromium';

@@ -1,6 +1,7 @@
 import { CAPTURE_LIMITS } from '@vitrine/contract';
 import type { CDPSession } from 'playwright-core';
 import { collectPageSignals } from '../ai/collect-page-signals.ts';
+import { captureScreenshot } from '../chromium/capture-screenshot.ts';
 import { AppError } from '../errors/app-error.ts';
 import { sleep } from './abort-race.ts';
 import type { BlockLists } from './block-lists.ts';
@@ -73,29 +74,6 @@ export async function emulate(cdp: CDPSession, options: PageCaptureOptions): Pro
       ? Promise.resolve()
       : cdp.send('Emulation.setUserAgentOverride', { userAgent: options.userAgent }),
   ]);
-}
-
-/**
- * Whether a screenshot failed because Chromium had no compositor frame ready ("Unable to capture
- * screenshot"): it happens now and then (seen on full pages of 10,000 px, with Playwright's own
- * `page.screenshot` too), and a second request gets one.
- */
-export function screenshotHadNoFrame(error: unknown): boolean {
-  return /Unable to capture screenshot/.test(String(error));
-}
-
-/** `Page.captureScreenshot`, once more when Chromium had no frame ready (screenshotHadNoFrame). */
-export async function captureScreenshot(
-  cdp: Pick<CDPSession, 'send'>,
-  params: Record<string, unknown>,
-): Promise<{ data: string }> {
-  const send = () => cdp.send('Page.captureScreenshot', params) as Promise<{ data: string }>;
-  try {
-    return await send();
-  } catch (error) {
-    if (!screenshotHadNoFrame(error)) throw error;
-    return send();
-  }
 }
 
 /** Width and height from a PNG's IHDR chunk. */

@@ -59,7 +59,10 @@ const PARAM_BYTES = PARAM.count * 8;
  */
 const WARP_BAND_ROWS = 32;
 const GRID_BAND_ROWS = 8;
-/** The module's memory may grow to 4 GiB (a shared memory must declare its maximum). */
+/**
+ * The module's memory may grow to 4 GiB: a shared memory declares its maximum, and this one
+ * must not exceed the module's own (`--maximumMemory` of `build:wasm` in package.json).
+ */
 const MAX_PAGES = 65_536;
 
 /** f64 per blur level descriptor: pixels pointer, width, height, sx, sy. */
@@ -134,7 +137,15 @@ function warpModule(): WebAssembly.Module {
   } catch (cause) {
     throw new Error(`the warp's WebAssembly module is missing (${WASM_FILE}): run make install`, { cause });
   }
-  compiled = new WebAssembly.Module(bytes);
+  const module = new WebAssembly.Module(bytes);
+  // A module built before the warp ran on two threads has a memory of its own: it would load,
+  // ignore the shared memory and draw nothing.
+  const sharesMemory = WebAssembly.Module.imports(module).some(
+    (entry) => entry.module === 'env' && entry.name === 'memory' && entry.kind === 'memory',
+  );
+  if (!sharesMemory)
+    throw new Error(`the warp's WebAssembly module is out of date (${WASM_FILE}): run make install`);
+  compiled = module;
   return compiled;
 }
 
@@ -158,10 +169,10 @@ function warpInstance(): LiveWarp {
 /** Hands out 16-byte aligned offsets from the module's heap base, then grows the memory to fit. */
 class Placement {
   private next: number;
-  private readonly wasm: LiveWarp;
-  constructor(wasm: LiveWarp) {
-    this.wasm = wasm;
-    this.next = align(wasm.exports.heapBase());
+  private readonly warp: LiveWarp;
+  constructor(warp: LiveWarp) {
+    this.warp = warp;
+    this.next = align(warp.exports.heapBase());
   }
   take(bytes: number): number {
     const at = this.next;
@@ -170,9 +181,9 @@ class Placement {
   }
   /** Grows the memory to hold everything taken; returns it (views of it stay valid: shared). */
   memory(): SharedArrayBuffer {
-    const short = this.next - this.wasm.memory.buffer.byteLength;
-    if (short > 0) this.wasm.memory.grow(Math.ceil(short / PAGE));
-    return this.wasm.memory.buffer as unknown as SharedArrayBuffer;
+    const short = this.next - this.warp.memory.buffer.byteLength;
+    if (short > 0) this.warp.memory.grow(Math.ceil(short / PAGE));
+    return this.warp.memory.buffer as unknown as SharedArrayBuffer;
   }
 }
 
@@ -184,9 +195,8 @@ const align = (n: number) => (n + 15) & ~15;
  */
 export function runWarp(job: WarpJob): void {
   const { target, layer, rows, blur, grid } = job;
-  const wasm = warpInstance();
-  const place = new Placement(wasm);
-  const params = place.take(PARAM_BYTES);
+  const warp = warpInstance();
+  const place = new Placement(warp);
   const src = place.take(layer.data.length);
   const rowBytes = target.width * 4;
   const canvasStart = rows.y0 * rowBytes;
@@ -209,7 +219,8 @@ export function runWarp(job: WarpJob): void {
   const memory = place.memory();
 
   const bytes = new Uint8Array(memory);
-  const p = new Float64Array(memory, params, PARAM.count);
+  // What every band's parameter block starts from (on the JavaScript heap: zeros where unset).
+  const p = new Float64Array(PARAM.count);
   bytes.set(layer.data, src);
   bytes.set(target.data.subarray(canvasStart, canvasEnd), dst);
   new Int32Array(memory, from, rows.from.length).set(rows.from);
@@ -254,17 +265,15 @@ export function runWarp(job: WarpJob): void {
     p[PARAM.gridColumns] = columns;
     new Int32Array(memory, columns, grid.columns.length).set(grid.columns);
     gridBands.forEach(([r0, r1], i) => {
-      const band = new Float64Array(memory, gridParams + i * PARAM_BYTES, PARAM.count);
-      band.set(p);
+      const band = bandBlock(memory, gridParams, i, p);
       band[PARAM.gridRow0] = r0;
       band[PARAM.gridRow1] = r1;
     });
-    runBands(wasm, BAND_KIND.grid, gridParams, gridBands.length);
+    runJob(warp, BAND_KIND.grid, gridParams, gridBands.length);
   }
   // A band of canvas rows [y0, y1): its rows of the canvas copy and of the spans.
   warpBands.forEach(([y0, y1], i) => {
-    const band = new Float64Array(memory, warpParams + i * PARAM_BYTES, PARAM.count);
-    band.set(p);
+    const band = bandBlock(memory, warpParams, i, p);
     band[PARAM.y0] = y0;
     band[PARAM.y1] = y1;
     band[PARAM.dst] = dst + (y0 - rows.y0) * rowBytes;
@@ -272,33 +281,39 @@ export function runWarp(job: WarpJob): void {
     band[PARAM.to] = to + (y0 - rows.y0) * 4;
     band[PARAM.row] = rowBuffers + i * rowBufferBytes;
   });
-  runBands(wasm, BAND_KIND.warp, warpParams, warpBands.length);
+  runJob(warp, BAND_KIND.warp, warpParams, warpBands.length);
   target.data.set(bytes.subarray(dst, dst + (canvasEnd - canvasStart)), canvasStart);
 }
 
 /** Bands of rows run since the current instance started, and how many on this thread (tests). */
 export function warpBandStats(): { bands: number; onThisThread: number } {
-  return warpInstance().bands.stats();
+  return live ? live.bands.stats() : { bands: 0, onThisThread: 0 };
+}
+
+/** Band `i`'s parameter block in the module's memory, a copy of `template`. */
+function bandBlock(memory: SharedArrayBuffer, base: number, i: number, template: Float64Array): Float64Array {
+  const block = new Float64Array(memory, base + i * PARAM_BYTES, PARAM.count);
+  block.set(template);
+  return block;
 }
 
 /** One job of bands; a failure drops the instance and its worker, so the next render starts anew. */
-function runBands(wasm: LiveWarp, kind: BandKind, base: number, count: number): void {
+function runJob(warp: LiveWarp, kind: BandKind, base: number, count: number): void {
   try {
-    wasm.bands.run(wasm.exports, kind, base, PARAM_BYTES, count);
+    warp.bands.run(warp.exports, kind, base, PARAM_BYTES, count);
   } catch (error) {
-    wasm.bands.close();
-    if (live === wasm) {
-      clearTimeout(wasm.idle);
-      live = null;
-    }
+    warp.bands.close();
+    clearTimeout(warp.idle);
+    live = null;
     throw error;
   }
 }
 
-/** [start, end) cut into bands of at most `size`. */
+/** [start, end) cut into bands of at most `size` (at least 1). */
 function bandsOf(start: number, end: number, size: number): [number, number][] {
   const bands: [number, number][] = [];
-  for (let at = start; at < end; at += size) bands.push([at, Math.min(end, at + size)]);
+  const step = Math.max(1, Math.floor(size));
+  for (let at = start; at < end; at += step) bands.push([at, Math.min(end, at + step)]);
   return bands;
 }
 
@@ -310,12 +325,12 @@ export function runHalve(src: { data: Uint8Array; width: number; height: number 
 } {
   const width = Math.ceil(src.width / 2);
   const height = Math.ceil(src.height / 2);
-  const wasm = warpInstance();
-  const place = new Placement(wasm);
+  const warp = warpInstance();
+  const place = new Placement(warp);
   const from = place.take(src.data.length);
   const to = place.take(width * height * 4);
   const bytes = new Uint8Array(place.memory());
   bytes.set(src.data, from);
-  wasm.exports.halve(from, src.width, src.height, to);
+  warp.exports.halve(from, src.width, src.height, to);
   return { data: Buffer.from(bytes.subarray(to, to + width * height * 4)), width, height };
 }

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { CDPSession, Page } from 'playwright-core';
 import sharp from 'sharp';
+import { captureScreenshot } from '../../../chromium/capture-screenshot.ts';
 import { layerScene } from '../../camera/scene-layer.ts';
 import type { Scene, SceneLayer } from '../../scene-types.ts';
 import { drawFrameLayer } from '../raster/frame-layer.ts';
@@ -98,7 +99,7 @@ export async function renderComposePage(
     awaitPromise: true,
     returnByValue: true,
   });
-  const shot = await cdp.send('Page.captureScreenshot', {
+  const shot = await captureScreenshot(cdp, {
     format: 'png',
     optimizeForSpeed: true,
     fromSurface: true,

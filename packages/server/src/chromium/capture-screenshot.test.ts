@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { captureScreenshot } from './capture-page.ts';
+import { captureScreenshot } from './capture-screenshot.ts';
 
 /** A CDP session double that answers `Page.captureScreenshot` from a list of outcomes. */
 function session(outcomes: (string | Error)[]) {
