@@ -92,6 +92,13 @@ export function describeBlobStoreContract(
       expect(elsewhere.etag).toBe(second.etag);
     });
 
+    it('overwrites a blob with one of the same size (a re-render of the same look)', async () => {
+      const k = key();
+      await store.put(k, Buffer.alloc(4096, 1), { contentType: 'image/png' });
+      await store.put(k, Buffer.alloc(4096, 2), { contentType: 'image/png' });
+      expect((await store.get(k))?.data.equals(Buffer.alloc(4096, 2))).toBe(true);
+    });
+
     it('keeps binary content intact: every byte value, an empty blob, several MiB of noise', async () => {
       const cases = [
         Buffer.from(Array.from({ length: 256 }, (_, i) => i)),

@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
@@ -10,7 +11,7 @@ interface S3rverInstance {
 type S3rverConstructor = new (options: Record<string, unknown>) => S3rverInstance;
 
 interface S3rverStore {
-  putObject(object: { bucket: string; key: string }): Promise<{ size: number }>;
+  putObject(object: { bucket: string; key: string }): Promise<{ size: number; md5: string }>;
   getResourcePath(bucket: string, key: string, kind: 'object'): string;
 }
 
@@ -18,7 +19,8 @@ interface S3rverStore {
  * s3rver answers a PUT before the object's file is written (its store resolves on the write
  * stream's `end()`, not its `finish`), so a GET right after could miss the object: seen once
  * in a full run on two loaded cores. S3 itself reads its writes; the store is made to wait
- * until the file has the object's size (at most 10 s).
+ * until the file holds the object (at most 10 s). By its MD5, which the store returns, not only
+ * its size: an object overwritten by one of the same size would otherwise pass at once.
  */
 function readsItsWrites(server: { store: S3rverStore }): void {
   const { store } = server;
@@ -27,16 +29,19 @@ function readsItsWrites(server: { store: S3rverStore }): void {
     const result = await putObject(object);
     const file = store.getResourcePath(object.bucket, object.key, 'object');
     const deadline = Date.now() + 10_000;
-    while (Date.now() < deadline) {
-      const size = await fs.promises.stat(file).then(
-        (stat) => stat.size,
-        () => -1,
-      );
-      if (size === result.size) break;
+    while (Date.now() < deadline && (await fileMd5(file, result.size)) !== result.md5) {
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
     return result;
   };
+}
+
+/** The MD5 of `file` once it has `size` bytes; undefined before (or while it does not exist). */
+async function fileMd5(file: string, size: number): Promise<string | undefined> {
+  const stat = await fs.promises.stat(file).catch(() => undefined);
+  if (stat?.size !== size) return undefined;
+  const data = await fs.promises.readFile(file).catch(() => undefined);
+  return data && crypto.createHash('md5').update(data).digest('hex');
 }
 
 /** A running s3rver: an S3-compatible server on loopback, for the S3 adapter's tests. */
