@@ -5,6 +5,7 @@ import {
   CAPTURE_DISABLED_FEATURES,
   launchBrowserProcess,
 } from '../../packages/server/src/capture/browser-process.ts';
+import { TEST_CHROMIUM_PATH } from '../support/capture-test-kit.ts';
 import { type RunningServer, startFixtureServer } from '../support/fixture-server.ts';
 
 /** The features of each `--disable-features` switch Chromium was started with, in order. */
@@ -21,7 +22,7 @@ describe('the capture browser’s switches', () => {
 
   beforeAll(async () => {
     server = await startFixtureServer();
-    chromium = await launchBrowserProcess({ executablePath: '/usr/bin/chromium' });
+    chromium = await launchBrowserProcess({ executablePath: TEST_CHROMIUM_PATH });
   }, 60_000);
   afterAll(async () => {
     await chromium?.close(5000);

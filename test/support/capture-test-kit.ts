@@ -10,10 +10,13 @@ import {
   plainPageOptions,
 } from '../../packages/server/src/capture/page-capture-options.ts';
 
+/** Debian's Chromium, which the tests drive (never a downloaded build). */
+export const TEST_CHROMIUM_PATH = '/usr/bin/chromium';
+
 /** A pool on Debian's Chromium without the egress proxy (the SSRF suite covers proxying). */
 export function testPool(overrides: Partial<BrowserPoolOptions> = {}): BrowserPool {
   return createBrowserPool({
-    executablePath: '/usr/bin/chromium',
+    executablePath: TEST_CHROMIUM_PATH,
     concurrency: Math.min(2, os.availableParallelism()),
     queueLimit: 32,
     recycleAfter: 200,
