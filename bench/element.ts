@@ -7,6 +7,7 @@ import {
 import { MAX_CANDIDATES, resolveElement } from '../packages/server/src/capture/element/resolve-element.ts';
 import { returnToTop, scrollToBottom } from '../packages/server/src/capture/page-stabilisation.ts';
 import { pageOptions } from '../test/support/capture-test-kit.ts';
+import { CHROMIUM_PATH } from './baselines.ts';
 import { type Stats, stats } from './measure.ts';
 
 export interface ElementBenchResult {
@@ -41,7 +42,7 @@ export async function elementSection(
     ['heavy x40', 'the spaceship'],
   ];
   const pool = createBrowserPool({
-    executablePath: '/usr/bin/chromium',
+    executablePath: CHROMIUM_PATH,
     concurrency: 1,
     queueLimit: 4,
     recycleAfter: 200,

@@ -3,9 +3,8 @@
  * page.screenshot) on the same fixture page at 1280x800, same Chromium, same run. Not a test:
  * `node test/capture/measure-warm-capture.ts [rounds]`.
  */
-import { chromium } from 'playwright-core';
 import { capture } from '../../packages/server/src/capture/capture-page.ts';
-import { pageOptions, testPool } from '../support/capture-test-kit.ts';
+import { launchTestChromium, pageOptions, testPool } from '../support/capture-test-kit.ts';
 import { startFixtureServer } from '../support/fixture-server.ts';
 
 const rounds = Number(process.argv[2] ?? 25);
@@ -13,10 +12,7 @@ const server = await startFixtureServer();
 const url = `${server.origin}/capture/simple.html`;
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 
-const browser = await chromium.launch({
-  executablePath: '/usr/bin/chromium',
-  args: ['--no-sandbox', '--disable-gpu'],
-});
+const browser = await launchTestChromium(['--disable-gpu']);
 const pool = testPool({ concurrency: 1 });
 try {
   const bare = async () => {

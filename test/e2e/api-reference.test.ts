@@ -1,5 +1,6 @@
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchTestChromium } from '../support/capture-test-kit.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
 
 /**
@@ -12,7 +13,7 @@ describe('/docs in real Chromium', () => {
 
   beforeAll(async () => {
     t = await startTestApp('sqlite');
-    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] });
+    browser = await launchTestChromium();
   });
   afterAll(async () => {
     await browser?.close();

@@ -3,10 +3,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../packages/server/src/logger.ts';
+import { launchTestChromium } from '../support/capture-test-kit.ts';
 import { type RunningServer, startFixtureServer } from '../support/fixture-server.ts';
 import { startTestApp, type TestApp, uniqueName } from '../support/test-app.ts';
 
@@ -70,7 +71,7 @@ describe('vitrine login and capture, end to end', () => {
       env: { VITRINE_ALLOW_TARGETS: '127.0.0.2' },
       appOptions: { logger: createLogger('info', sink) },
     });
-    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] });
+    browser = await launchTestChromium();
     home = fs.mkdtempSync(path.join(os.tmpdir(), 'vitrine-e2e-login-'));
   });
   afterAll(async () => {

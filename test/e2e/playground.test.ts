@@ -3,9 +3,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchTestChromium } from '../support/capture-test-kit.ts';
 import { type RunningServer, startFixtureServer } from '../support/fixture-server.ts';
 import { ensurePlaygroundBuilt } from '../support/playground-build.ts';
 import { startTestApp, type TestApp, type TestKey, uniqueName } from '../support/test-app.ts';
@@ -51,7 +52,7 @@ describe('the playground, end to end', () => {
     const user = await t.app.services.accounts.createUser(email, PASSWORD);
     await t.app.services.projects.ensureDefault(user.id);
     key = await t.createKey({ email });
-    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] });
+    browser = await launchTestChromium();
     work = fs.mkdtempSync(path.join(os.tmpdir(), 'vitrine-playground-'));
   });
   afterAll(async () => {

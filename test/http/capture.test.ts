@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
-import { chromium } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchTestChromium } from '../support/capture-test-kit.ts';
 import { type RunningServer, startFixtureServer } from '../support/fixture-server.ts';
 import { ENGINES, startTestApp, type TestApp, type TestKey } from '../support/test-app.ts';
 
@@ -219,7 +219,7 @@ describe.each(ENGINES)('POST and GET /v1/capture on %s', (engine) => {
         before - 1,
       );
 
-      const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] });
+      const browser = await launchTestChromium();
       try {
         const tab = await browser.newPage();
         await tab.setContent(`<img id="shot" src="${src.replaceAll('&', '&amp;')}">`);

@@ -12,14 +12,13 @@ import {
   startEgressProxy,
 } from '../../packages/server/src/netpolicy/egress-proxy.ts';
 import { createTargetPolicy } from '../../packages/server/src/netpolicy/target-policy.ts';
+import { TEST_CHROMIUM_PATH } from '../support/capture-test-kit.ts';
 import {
   FIXTURE_HOST,
   type RunningServer,
   startCanary,
   startFixtureServer,
 } from '../support/fixture-server.ts';
-
-const CHROMIUM_PATH = '/usr/bin/chromium';
 
 let fixture: RunningServer;
 let canary: RunningServer;
@@ -88,7 +87,7 @@ beforeAll(async () => {
   proxy = await startEgressProxy({ policy, logger, dial });
   const egress = chromiumEgressLaunchOptions(proxy.url);
   browser = await chromium.launch({
-    executablePath: CHROMIUM_PATH,
+    executablePath: TEST_CHROMIUM_PATH,
     headless: true,
     ...egress,
     args: [...egress.args, '--no-sandbox', '--disable-gpu'],

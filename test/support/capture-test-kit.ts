@@ -1,4 +1,5 @@
 import os from 'node:os';
+import { type Browser, chromium } from 'playwright-core';
 import sharp from 'sharp';
 import {
   type BrowserPool,
@@ -12,6 +13,11 @@ import {
 
 /** Debian's Chromium, which the tests drive (never a downloaded build). */
 export const TEST_CHROMIUM_PATH = '/usr/bin/chromium';
+
+/** A bare Playwright browser on Debian's Chromium, for tests that drive a web page themselves. */
+export function launchTestChromium(args: string[] = []): Promise<Browser> {
+  return chromium.launch({ executablePath: TEST_CHROMIUM_PATH, args: ['--no-sandbox', ...args] });
+}
 
 /** A pool on Debian's Chromium without the egress proxy (the SSRF suite covers proxying). */
 export function testPool(overrides: Partial<BrowserPoolOptions> = {}): BrowserPool {
