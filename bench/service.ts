@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { pino } from 'pino';
 import { startTestApp, type TestApp } from '../test/support/test-app.ts';
+import { CHROMIUM_PATH } from './baselines.ts';
 
 /**
  * A bench service's setting: the bench measures captures, not the per-key limit (120 a minute
@@ -47,7 +48,12 @@ export async function startVitrine(env: Record<string, string> = {}): Promise<Vi
     },
   );
   const test = await startTestApp('sqlite', {
-    env: { VITRINE_ALLOW_TARGETS: '127.0.0.2', ...UNLIMITED_CAPTURES, ...env },
+    env: {
+      VITRINE_ALLOW_TARGETS: '127.0.0.2',
+      VITRINE_CHROMIUM_PATH: CHROMIUM_PATH,
+      ...UNLIMITED_CAPTURES,
+      ...env,
+    },
     appOptions: { logger: logger as unknown as FastifyBaseLogger },
   });
   const { key } = await test.createKey({ credits: 1_000_000 });
