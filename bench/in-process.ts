@@ -81,12 +81,17 @@ export async function perCallSection(c: Contenders, url: string, rounds: number)
   return out;
 }
 
-/** P7: full page of the 10,000 px page against a viewport capture of it, same run. */
+/**
+ * P7: full page of the 10,000 px page against a viewport capture of it, same run, with the
+ * phases the service reported for each (the full page's shot and encode say where it goes).
+ */
 export async function fullPageSection(c: Contenders, url: string, rounds: number) {
+  const log: PhaseLog = {};
+  const traced = tracer(c, log);
   const times = await interleaved(
     {
-      'vitrine-raw viewport': () => c.vitrine.post('/v1/raw', rawBody(url)),
-      'vitrine-raw full_page': () => c.vitrine.post('/v1/raw', rawBody(url, { full_page: true })),
+      'vitrine-raw viewport': traced('vitrine-raw viewport', '/v1/raw', rawBody(url)),
+      'vitrine-raw full_page': traced('vitrine-raw full_page', '/v1/raw', rawBody(url, { full_page: true })),
       'bare-playwright viewport': () => c.bare.capture(url),
       'bare-playwright fullPage': () => c.bare.capture(url, { fullPage: true }),
     },
@@ -95,7 +100,7 @@ export async function fullPageSection(c: Contenders, url: string, rounds: number
   );
   const out = Object.fromEntries(Object.entries(times).map(([k, v]) => [k, stats(v)]));
   console.log(`  full page: ${summary(out)}`);
-  return out;
+  return { times: out, phases: phaseStats(log) };
 }
 
 export interface ThroughputResult {

@@ -34,6 +34,8 @@ export interface Results {
   latencyPerCall?: Record<string, Stats>;
   latencyAgainstPrevious?: LatencyAgainstPrevious;
   fullPage?: Record<string, Stats>;
+  /** The phases the service reported for the full page and the viewport capture (p50 ms). */
+  fullPagePhases?: Record<string, Record<string, number>>;
   throughput?: Record<string, ThroughputResult>;
   cache?: { cached: Record<string, { server: Stats; client: Stats }>; cdn: CdnLoadResult };
   composeIsolated?: ComposeResult[];
@@ -160,6 +162,16 @@ export function markdown(r: Results): string {
         Object.entries(r.fullPage).map(([k, v]) => [k, ms(v)]),
       ),
     );
+    if (r.fullPagePhases) {
+      lines.push(
+        '',
+        'Phases Vitrine reported (p50 ms):',
+        '',
+        '```json',
+        JSON.stringify(r.fullPagePhases),
+        '```',
+      );
+    }
   }
   if (r.composeIsolated) {
     lines.push('', 'Compose + PNG encode in process, per look and mode:', '');

@@ -178,7 +178,9 @@ try {
       if (wanted('fullpage')) {
         console.log('full page (P7)');
         const turns = { ...quietTurns };
-        results.fullPage = await fullPageSection(c, pages.long, Math.max(8, ROUNDS));
+        const fullPage = await fullPageSection(c, pages.long, Math.max(8, ROUNDS));
+        results.fullPage = fullPage.times;
+        results.fullPagePhases = fullPage.phases;
         reportQuietTurns('full page', turns);
       }
       if (wanted('throughput')) {

@@ -66,6 +66,26 @@ describe('bench targets', () => {
     expect(row(short, 'P8')?.verdict).toBe('falls short');
   });
 
+  it('P7: full page at most 3 x the viewport, with where the full page spent its time', () => {
+    const at = (p50: number) => ({ ...stats, p50 });
+    const fullPage = (full: number) => ({
+      ...base,
+      fullPage: {
+        'vitrine-raw viewport': at(150),
+        'vitrine-raw full_page': at(full),
+        'bare-playwright viewport': at(300),
+        'bare-playwright fullPage': at(1200),
+      },
+      fullPagePhases: { 'vitrine-raw full_page': { capture: 380.4, encode: 150.6, waits: 30 } },
+    });
+    expect(row(fullPage(450), 'P7')?.verdict).toBe('meets');
+    const short = row(fullPage(600), 'P7');
+    expect(short?.verdict).toBe('falls short');
+    expect(short?.reached).toBe(
+      "4 x (600 vs 150 ms; of the full page: Chromium's shot 380 ms, encode 151 ms); bare-playwright 4 x",
+    );
+  });
+
   it('P5: PSS against bare-playwright; fewer than 1,000 captures is at best partly', () => {
     const memory = (vitrinePss: number, captures: number) => ({
       ...base,
