@@ -2,9 +2,10 @@ import captureWebsite, { type Options as CaptureWebsiteOptions } from 'capture-w
 import { chromium, type Browser as PlaywrightBrowser } from 'playwright-core';
 import puppeteer, { type Browser as PuppeteerBrowser } from 'puppeteer';
 import { screenshotHadNoFrame } from '../packages/server/src/chromium/capture-screenshot.ts';
+import { TEST_CHROMIUM_PATH } from '../test/support/capture-test-kit.ts';
 
 /** The Chromium every contender drives: Debian's, never a downloaded build. */
-export const CHROMIUM_PATH = process.env.VITRINE_CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const CHROMIUM_PATH = process.env.VITRINE_CHROMIUM_PATH ?? TEST_CHROMIUM_PATH;
 
 export interface Viewport {
   width: number;

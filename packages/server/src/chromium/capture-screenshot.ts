@@ -1,3 +1,4 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import type { CDPSession } from 'playwright-core';
 
 /**
@@ -34,7 +35,7 @@ export async function captureScreenshot(
     } catch (error) {
       if (!screenshotHadNoFrame(error)) throw error;
     }
-    await new Promise((resolve) => setTimeout(resolve, waitMs));
+    await delay(waitMs);
   }
   return send();
 }
