@@ -8,23 +8,20 @@ import type { BlockLists } from './block-lists.ts';
 import type { BrowserPool, PageLease, RunOptions } from './browser-pool.ts';
 import { captureFailed, navigationError, renderFailed } from './capture-errors.ts';
 import { type ElementChooser, resolveElement } from './element/resolve-element.ts';
-import {
-  animationWarnings,
-  finishAnimations,
-  pageWatchesScrolling,
-  setPageGate,
-} from './finish-animations.ts';
+import { animationWarnings } from './finish-animations.ts';
 import { applyPageAuth, type PageAuth } from './page-auth.ts';
 import type { PageCapture, PageCaptureOptions } from './page-capture-options.ts';
-import {
-  awaitFonts,
-  captureStylesheet,
-  elementBox,
-  returnToTop,
-  scrollToBottom,
-  settlePage,
-} from './page-stabilisation.ts';
+import { captureStylesheet, elementBox, settlePage } from './page-stabilisation.ts';
 import { installRequestBlocking, parseBlockEntries } from './request-blocking.ts';
+import { revealFullPage } from './reveal-full-page.ts';
+import { type ScriptActivity, watchScriptActivity } from './script-activity.ts';
+import {
+  SETTLE_AT_TOP_BUDGET,
+  type SettledPage,
+  scriptWarnings,
+  settleAfterLoad,
+  startSettling,
+} from './settle-after-load.ts';
 
 /** Service-wide settings of the recipe (config/browser-section.ts and start-up state). */
 export interface PageCaptureSettings {
@@ -135,7 +132,7 @@ export async function capturePage(
   settings: PageCaptureSettings,
   auth?: PageAuth,
 ): Promise<PageCapture> {
-  const { page, cdp, signal } = lease;
+  const { page, cdp } = lease;
   const timings: Record<string, number> = {};
   const warnings: string[] = [];
   let mark = performance.now();
@@ -152,12 +149,44 @@ export async function capturePage(
     throw new AppError('internal_error', 'Block lists are not configured');
   }
   if (auth) await applyPageAuth(lease.context, page, auth);
-  await Promise.all([emulate(cdp, options), installRequestBlocking(page, rules, lists)]).catch(
-    (error: unknown) => {
-      throw renderFailed(error);
-    },
-  );
+  const [, , scripts] = await Promise.all([
+    emulate(cdp, options),
+    installRequestBlocking(page, rules, lists),
+    watchScriptActivity(cdp),
+  ]).catch((error: unknown) => {
+    throw renderFailed(error);
+  });
   phase('context');
+  try {
+    return await loadAndShoot(lease, options, settings, { rules, lists, scripts, timings, warnings, phase });
+  } finally {
+    scripts.stop();
+  }
+}
+
+/** The page's state a capture carries from its set-up to its shot. */
+interface CaptureRun {
+  rules: ReturnType<typeof parseBlockEntries>;
+  lists: BlockLists | undefined;
+  scripts: ScriptActivity;
+  timings: Record<string, number>;
+  warnings: string[];
+  phase: (name: string) => void;
+}
+
+/** The warnings of a page that did not settle (clock, requests, scripts). */
+function settleWarnings(settled: SettledPage): string[] {
+  return [...animationWarnings(settled), ...scriptWarnings(settled)];
+}
+
+async function loadAndShoot(
+  lease: PageLease,
+  options: PageCaptureOptions,
+  settings: PageCaptureSettings,
+  run: CaptureRun,
+): Promise<PageCapture> {
+  const { page, cdp, signal } = lease;
+  const { rules, lists, scripts, timings, warnings, phase } = run;
 
   try {
     await page.goto(options.url, { waitUntil: 'load', timeout: settings.navigationTimeoutMs });
@@ -165,6 +194,7 @@ export async function capturePage(
     if (signal.aborted) throw signal.reason;
     throw navigationError(error, settings.navigationTimeoutMs);
   }
+  const loadedAt = performance.now();
   phase('navigation');
   // A full page (or an element search) scrolls through the page and rasters all of it: a spare
   // renderer starting meanwhile made the 10,000 px page's shot ~200 ms slower on two cores
@@ -178,22 +208,32 @@ export async function capturePage(
     const fontWaitMs = settings.fontWaitMs ?? 5000;
     // `element` describes any part of the page: lazy sections must exist before candidates are
     // listed, so it is prepared like a full page.
+    const progress = startSettling(loadedAt);
+    const settle = () => settleAfterLoad(page, scripts, progress, { signal });
+    let revealedHeight: number | undefined;
     if (largeShot) {
-      // A page that would not notice the scroll is not scrolled through (most of a long static
-      // page's waits). Otherwise fonts first: the page's height, and so the scroll, depends on
-      // them. Every section has been in view once we are at the bottom: finish what that started
-      // there, then stop the page from seeing the way back up (scroll-reveal libraries would
-      // hide sections again).
-      const scrolls = await pageWatchesScrolling(page);
-      if (scrolls) {
-        await awaitFonts(page, fontWaitMs);
-        await setPageGate(page, 'reveal');
-        await scrollToBottom(page, maxCss);
-      }
-      warnings.push(...animationWarnings(await finishAnimations(page, undefined, { freezeAfter: true })));
-      if (scrolls) await returnToTop(page, settings.lazyImageWaitMs ?? 3000);
+      const revealed = await revealFullPage(
+        page,
+        {
+          maxCssPx: maxCss,
+          fontWaitMs,
+          lazyImageWaitMs: settings.lazyImageWaitMs ?? 3000,
+          growthPasses: 3,
+        },
+        settle,
+        () =>
+          settleAfterLoad(
+            page,
+            scripts,
+            startSettling(performance.now(), SETTLE_AT_TOP_BUDGET),
+            { signal },
+            SETTLE_AT_TOP_BUDGET,
+          ),
+      );
+      warnings.push(...settleWarnings(revealed.settled));
+      revealedHeight = revealed.revealedHeight;
     } else {
-      warnings.push(...animationWarnings(await finishAnimations(page)));
+      warnings.push(...settleWarnings(await settle()));
     }
     const removeSelectors =
       rules.categories.has('cookie-banners') && lists ? lists.cookieBannerSelectors : [];
@@ -202,7 +242,7 @@ export async function capturePage(
       hideSelectors: options.hideSelectors,
       removeSelectors,
     });
-    const pageHeight = await settlePage(page, css, fontWaitMs);
+    const pageHeight = await settlePage(page, css, fontWaitMs, { stableHeight: options.fullPage });
     phase('waits');
 
     let clip: Clip | undefined;
@@ -219,12 +259,15 @@ export async function capturePage(
     } else if (options.selector !== undefined) {
       clip = await selectorClip(lease, options.selector);
     } else if (options.fullPage) {
-      clip = {
-        x: 0,
-        y: 0,
-        width: options.viewport.width,
-        height: Math.max(pageHeight, options.viewport.height),
-      };
+      let height = pageHeight;
+      // A page that never settled and grew below what the scroll had revealed is cut there.
+      if (revealedHeight !== undefined && pageHeight > revealedHeight + 1) {
+        height = revealedHeight;
+        warnings.push(
+          `The page kept adding content (${Math.round(pageHeight)} px tall at the shot); captured the first ${Math.round(revealedHeight)} px it had shown`,
+        );
+      }
+      clip = { x: 0, y: 0, width: options.viewport.width, height: Math.max(height, options.viewport.height) };
     }
     if (clip && clip.height > maxCss) {
       warnings.push(`Full page height cut at ${maxCss} px (the page is ${Math.round(clip.height)} px tall)`);

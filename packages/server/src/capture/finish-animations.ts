@@ -46,16 +46,20 @@ export interface FinishedAnimations {
   requestsPending: number;
   /** Images the page added after its load still loading then (see `loadingImages`). */
   imagesPending: number;
+  /** Real time spent running the clock ahead (waits for requests excluded). */
+  clockWallMs: number;
 }
 
 /**
  * The gate's state the init script reads: unset (the page sees everything), `reveal` (a full-page
  * scroll: elements entering the viewport are reported, leaving it is not, so a count-up or
- * reveal started on the way down is not reset further down), `frozen` (the page no longer sees
- * scrolls, resizes or intersections).
+ * reveal started on the way down is not reset further down), `top` (the return to the top: the
+ * page sees its scroll events, so a navbar that changes on scroll returns to its top state, and
+ * intersections are reported as in `reveal`), `frozen` (the page no longer sees scrolls, resizes
+ * or intersections).
  */
 const GATE = 'vitrine.gate';
-export type PageGate = 'reveal' | 'frozen';
+export type PageGate = 'reveal' | 'top' | 'frozen';
 
 /**
  * Installed in every capture context before its page opens: the page clock, a count of the page's
@@ -187,7 +191,8 @@ export async function installPageClock(context: BrowserContext): Promise<void> {
         super((entries, observer) => {
           const now = state();
           if (now === 'frozen') return;
-          const seen = now === 'reveal' ? entries.filter((entry) => entry.isIntersecting) : entries;
+          const seen =
+            now === 'reveal' || now === 'top' ? entries.filter((entry) => entry.isIntersecting) : entries;
           if (seen.length > 0) callback(seen, observer);
         }, options);
       }
@@ -212,18 +217,27 @@ export async function setPageGate(page: Page, gate: PageGate): Promise<void> {
  * static page's waits, performance.md P7).
  */
 export async function pageWatchesScrolling(page: Page): Promise<boolean> {
+  return (await scrollState(page)).watches;
+}
+
+/** `pageWatchesScrolling` and the document's height (CSS px), in one evaluate. */
+export async function scrollState(page: Page): Promise<{ watches: boolean; height: number }> {
   return page.evaluate((gate) => {
     const watch = (
       window as unknown as Record<symbol, { observers: number; scrollListeners: number } | undefined>
     )[Symbol.for(`${gate}.watch`)];
-    if (!watch) return true;
-    return (
+    const watches =
+      !watch ||
       watch.observers > 0 ||
       watch.scrollListeners > 0 ||
       window.onscroll !== null ||
       document.onscroll !== null ||
-      document.querySelector('img[loading="lazy"], iframe[loading="lazy"]') !== null
+      document.querySelector('img[loading="lazy"], iframe[loading="lazy"]') !== null;
+    const height = Math.max(
+      document.documentElement.scrollHeight,
+      document.body ? document.body.scrollHeight : 0,
     );
+    return { watches, height };
   }, GATE);
 }
 
@@ -293,6 +307,8 @@ function runPageClock(
       }
       interface Watch {
         navigating: boolean;
+        observers: number;
+        scrollListeners: number;
         requestsInFlight(): number;
         requestsEndedAt(): number;
         realNow(): number;
@@ -302,14 +318,22 @@ function runPageClock(
         globalThis as unknown as {
           __pwClock?: {
             controller: Controller;
-            builtins: { Date: DateConstructor; setTimeout: typeof setTimeout };
+            builtins: {
+              Date: DateConstructor;
+              setTimeout: typeof setTimeout;
+              requestAnimationFrame: typeof requestAnimationFrame;
+            };
           };
         }
       ).__pwClock;
       const watch = (window as unknown as Record<symbol, Watch | undefined>)[Symbol.for(`${flag}.watch`)];
       const videoPlaying = () =>
         [...document.querySelectorAll('video')].some((video) => !video.paused && !video.ended);
-      const done = (ranMs: number, settled: boolean) => {
+      let ranMs = 0;
+      let runStarted: number | undefined;
+      // Real time spent on requests the page started while its clock ran: not the clock's.
+      let requestWaitsMs = 0;
+      const done = (settled: boolean) => {
         if (freeze) (window as unknown as Record<symbol, string>)[Symbol.for(flag)] = 'frozen';
         return {
           ranMs,
@@ -318,6 +342,7 @@ function runPageClock(
           navigating: watch?.navigating === true,
           requestsPending: waitingForRequests ? 0 : (watch?.requestsInFlight() ?? 0),
           imagesPending: waitingForRequests ? 0 : loadingImages(),
+          clockWallMs: runStarted === undefined ? 0 : Math.max(0, realNow() - runStarted - requestWaitsMs),
         };
       };
       const realNow = watch?.realNow ?? (() => (clock?.builtins.Date ?? Date).now());
@@ -327,8 +352,12 @@ function runPageClock(
       let waitingForRequests = watch !== undefined;
       // Whether any of an element's box shows in the viewport, clipped by its scrolling or
       // clipping ancestors (a carousel's other slides, a closed accordion).
-      const shows = (element: Element) => {
+      const shows = (element: Element, emptyCounts = false) => {
         const box = element.getBoundingClientRect();
+        // An image without a source yet may have no size: its corner tells where it will show.
+        if (emptyCounts && (box.width < 1 || box.height < 1)) {
+          return box.left < innerWidth && box.right >= 0 && box.top < innerHeight && box.bottom >= 0;
+        }
         let [left, top, right, bottom] = [
           Math.max(box.left, 0),
           Math.max(box.top, 0),
@@ -347,10 +376,27 @@ function runPageClock(
       // Images still loading that a person would see load: after `load`, those the page added
       // (its data drew them: avatars, product shots). A lazy image that does not show only
       // loads when scrolled to (a full page scrolls first, and waits for those on its way back).
+      //
+      // An image a library fills in when it shows (lazysizes, vanilla-lazyload: no `src`, or a
+      // `data:` placeholder, until an observer or a scroll handler copies `data-src` into it) is
+      // complete to the browser; it counts as loading while it shows and the page has such a
+      // watcher, so the shot does not come before the library ran.
+      const watchesViewport = watch !== undefined && (watch.observers > 0 || watch.scrollListeners > 0);
+      const awaitsLibrary = (image: HTMLImageElement) => {
+        const src = image.getAttribute('src');
+        if (src && !src.startsWith('data:')) return false;
+        for (const attribute of image.attributes) {
+          if (attribute.name.startsWith('data-') && /src|original/.test(attribute.name) && attribute.value) {
+            return attribute.value !== src;
+          }
+        }
+        return false;
+      };
       const loadingImages = () => {
         let loading = 0;
         for (const image of document.images) {
-          if (image.complete || (image.loading === 'lazy' && !shows(image))) continue;
+          if (image.complete && !(watchesViewport && awaitsLibrary(image) && shows(image, true))) continue;
+          if (!image.complete && image.loading === 'lazy' && !shows(image)) continue;
           loading += 1;
         }
         return loading;
@@ -370,9 +416,16 @@ function runPageClock(
       const realTimeout =
         watch?.realTimeout ?? ((callback: () => void, ms: number) => setTimeout(callback, ms));
       const pause = () => new Promise<void>((resolve) => realTimeout(resolve, 10));
+      // IntersectionObserver callbacks (a lazy loader's, a chart drawn when it shows) come with
+      // the rendering update after `observe()`: let one happen before deciding the page is quiet.
+      if (watch && watch.observers > 0) {
+        const frame = (fn: () => void) =>
+          (clock?.builtins.requestAnimationFrame ?? requestAnimationFrame).call(window, fn);
+        await new Promise<void>((resolve) => frame(() => realTimeout(resolve, 0)));
+      }
       if (!clock) {
         while (requestsBusy()) await pause();
-        return done(0, true);
+        return done(true);
       }
       const controller = clock.controller;
       // Time until the next timer or frame callback; the controller's private view when there
@@ -386,10 +439,6 @@ function runPageClock(
         }
         return controller.countTimers() > 0 ? 0 : Number.POSITIVE_INFINITY;
       };
-      let ranMs = 0;
-      let runStarted: number | undefined;
-      // Real time spent on requests the page started while its clock ran: not the clock's.
-      let requestWaitsMs = 0;
       for (;;) {
         if (requestsBusy()) {
           const paused = realNow();
@@ -397,10 +446,10 @@ function runPageClock(
           if (runStarted !== undefined) requestWaitsMs += realNow() - paused;
           continue;
         }
-        if (dueIn() > budget.quietMs) return done(ranMs, true);
+        if (dueIn() > budget.quietMs) return done(true);
         runStarted ??= realNow();
         const runningMs = realNow() - runStarted - requestWaitsMs;
-        if (ranMs >= budget.pageMs || runningMs >= budget.wallMs) return done(ranMs, false);
+        if (ranMs >= budget.pageMs || runningMs >= budget.wallMs) return done(false);
         try {
           await controller.runFor(budget.stepMs);
         } catch {

@@ -29,9 +29,14 @@ export function captureStylesheet(parts: {
  * Playwright's `animations: 'disabled'` does), then waits two frames so the result is painted.
  * Returns the document's height then, with the capture stylesheet applied (a full page's clip).
  */
-export async function settlePage(page: Page, css: string, fontWaitMs: number): Promise<number> {
+export async function settlePage(
+  page: Page,
+  css: string,
+  fontWaitMs: number,
+  options: { stableHeight?: boolean } = {},
+): Promise<number> {
   return page.evaluate(
-    async ({ text, ms }) => {
+    async ({ text, ms, stable }) => {
       // The page's timers and frames run on the page clock (finish-animations.ts); waits of our
       // own use the real ones.
       const real =
@@ -54,12 +59,23 @@ export async function settlePage(page: Page, css: string, fontWaitMs: number): P
           animation.cancel();
         }
       }
-      await new Promise((resolve) =>
-        real.requestAnimationFrame.call(window, () => real.requestAnimationFrame.call(window, resolve)),
-      );
-      return Math.max(document.documentElement.scrollHeight, document.body ? document.body.scrollHeight : 0);
+      const frame = () => new Promise((resolve) => real.requestAnimationFrame.call(window, resolve));
+      await frame();
+      await frame();
+      const height = () =>
+        Math.max(document.documentElement.scrollHeight, document.body ? document.body.scrollHeight : 0);
+      // A full page's clip is this height: measured again a frame later until two readings
+      // agree (a layout the finished animations or the stylesheet caused), at most ten frames.
+      let measured = height();
+      for (let frames = 0; stable && frames < 10; frames += 1) {
+        await frame();
+        const next = height();
+        if (next === measured) break;
+        measured = next;
+      }
+      return measured;
     },
-    { text: css, ms: fontWaitMs },
+    { text: css, ms: fontWaitMs, stable: options.stableHeight === true },
   );
 }
 
@@ -81,14 +97,15 @@ export async function awaitFonts(page: Page, timeoutMs: number): Promise<void> {
 }
 
 /**
- * Scrolls down the page one screen at a time (up to `maxHeight` CSS px) so lazy images and
- * intersection-observer content load, and stays at the bottom (the caller lets the page settle
- * there, then calls `returnToTop`). Every scroll of a capture is `instant`: a root that scrolls
- * smoothly (Tailwind's `scroll-smooth`, Bootstrap's reboot) would otherwise animate it in real time,
- * so the way down revealed nothing and the shot came mid-way back up.
+ * Scrolls down the page one screen at a time from where it is (up to `maxHeight` CSS px) so lazy
+ * images and intersection-observer content load, and stays at the bottom (the caller lets the
+ * page settle there, then calls `returnToTop`). Every scroll of a capture is `instant`: a root that
+ * scrolls smoothly (Tailwind's `scroll-smooth`, Bootstrap's reboot) would otherwise animate it in
+ * real time, so the way down revealed nothing and the shot came mid-way back up. Returns how far
+ * down the page has been in view (CSS px from the top).
  */
-export async function scrollToBottom(page: Page, maxHeight: number): Promise<void> {
-  await page.evaluate(async (max) => {
+export async function scrollToBottom(page: Page, maxHeight: number): Promise<number> {
+  return page.evaluate(async (max) => {
     const real =
       (globalThis as unknown as { __pwClock?: { builtins: typeof globalThis } }).__pwClock?.builtins ??
       globalThis;
@@ -100,12 +117,13 @@ export async function scrollToBottom(page: Page, maxHeight: number): Promise<voi
     const height = () =>
       Math.max(document.documentElement.scrollHeight, document.body ? document.body.scrollHeight : 0);
     const step = Math.max(200, Math.floor(window.innerHeight * 0.9));
-    for (let y = step; y < Math.min(height(), max); y += step) {
+    for (let y = Math.max(0, window.scrollY) + step; y < Math.min(height(), max); y += step) {
       window.scrollTo({ left: 0, top: y, behavior: 'instant' });
       await rendered();
     }
     window.scrollTo({ left: 0, top: Math.min(height(), max), behavior: 'instant' });
     await new Promise((resolve) => raf(() => raf(() => resolve(undefined))));
+    return window.scrollY + window.innerHeight;
   }, maxHeight);
 }
 
