@@ -48,6 +48,8 @@ export interface FinishedAnimations {
   imagesPending: number;
   /** Real time spent running the clock ahead (waits for requests excluded). */
   clockWallMs: number;
+  /** The page's scroll state once settled (a full page decides from it whether to scroll on). */
+  scroll: ScrollState;
 }
 
 /**
@@ -58,7 +60,7 @@ export interface FinishedAnimations {
  * intersections are reported as in `reveal`), `frozen` (the page no longer sees scrolls, resizes
  * or intersections).
  */
-const GATE = 'vitrine.gate';
+export const GATE = 'vitrine.gate';
 export type PageGate = 'reveal' | 'top' | 'frozen';
 
 /**
@@ -153,11 +155,22 @@ export async function installPageClock(context: BrowserContext): Promise<void> {
       }
       return promises + requests.size;
     };
+    // Whether the page could change as it is scrolled (pageWatchesScrolling), and its height.
+    const scrollState = () => ({
+      watches:
+        watch.observers > 0 ||
+        watch.scrollListeners > 0 ||
+        window.onscroll !== null ||
+        document.onscroll !== null ||
+        document.querySelector('img[loading="lazy"], iframe[loading="lazy"]') !== null,
+      height: Math.max(document.documentElement.scrollHeight, document.body ? document.body.scrollHeight : 0),
+    });
     for (const [name, value] of [
       ['requestsInFlight', inFlight],
       ['requestsEndedAt', () => endedAt],
       ['realNow', realNow],
       ['realTimeout', realTimeout],
+      ['scrollState', scrollState],
     ] as const) {
       Object.defineProperty(watch, name, { value });
     }
@@ -220,24 +233,20 @@ export async function pageWatchesScrolling(page: Page): Promise<boolean> {
   return (await scrollState(page)).watches;
 }
 
-/** `pageWatchesScrolling` and the document's height (CSS px), in one evaluate. */
-export async function scrollState(page: Page): Promise<{ watches: boolean; height: number }> {
+/** Whether a page watches scrolling (`pageWatchesScrolling`) and its height (CSS px). */
+export interface ScrollState {
+  watches: boolean;
+  height: number;
+}
+
+/** `pageWatchesScrolling` and the document's height, in one evaluate. */
+export async function scrollState(page: Page): Promise<ScrollState> {
   return page.evaluate((gate) => {
-    const watch = (
-      window as unknown as Record<symbol, { observers: number; scrollListeners: number } | undefined>
-    )[Symbol.for(`${gate}.watch`)];
-    const watches =
-      !watch ||
-      watch.observers > 0 ||
-      watch.scrollListeners > 0 ||
-      window.onscroll !== null ||
-      document.onscroll !== null ||
-      document.querySelector('img[loading="lazy"], iframe[loading="lazy"]') !== null;
-    const height = Math.max(
-      document.documentElement.scrollHeight,
-      document.body ? document.body.scrollHeight : 0,
-    );
-    return { watches, height };
+    const watch = (window as unknown as Record<symbol, { scrollState(): ScrollState } | undefined>)[
+      Symbol.for(`${gate}.watch`)
+    ];
+    // Without the init script nothing is known: scroll, to be safe.
+    return watch ? watch.scrollState() : { watches: true, height: document.documentElement.scrollHeight };
   }, GATE);
 }
 
@@ -309,6 +318,7 @@ function runPageClock(
         navigating: boolean;
         observers: number;
         scrollListeners: number;
+        scrollState(): { watches: boolean; height: number };
         requestsInFlight(): number;
         requestsEndedAt(): number;
         realNow(): number;
@@ -343,6 +353,9 @@ function runPageClock(
           requestsPending: waitingForRequests ? 0 : (watch?.requestsInFlight() ?? 0),
           imagesPending: waitingForRequests ? 0 : loadingImages(),
           clockWallMs: runStarted === undefined ? 0 : Math.max(0, realNow() - runStarted - requestWaitsMs),
+          scroll: watch
+            ? watch.scrollState()
+            : { watches: true, height: document.documentElement.scrollHeight },
         };
       };
       const realNow = watch?.realNow ?? (() => (clock?.builtins.Date ?? Date).now());

@@ -60,20 +60,21 @@ export async function settlePage(
         }
       }
       const frame = () => new Promise((resolve) => real.requestAnimationFrame.call(window, resolve));
-      await frame();
-      await frame();
       const height = () =>
         Math.max(document.documentElement.scrollHeight, document.body ? document.body.scrollHeight : 0);
-      // A full page's clip is this height: measured again a frame later until two readings
-      // agree (a layout the finished animations or the stylesheet caused), at most ten frames.
+      await frame();
       let measured = height();
+      await frame();
+      // A full page's clip is this height: read after each frame until two readings agree (a
+      // layout the finished animations or the stylesheet caused), at most ten frames. The two
+      // frames every capture waits anyway are the first two readings.
       for (let frames = 0; stable && frames < 10; frames += 1) {
-        await frame();
         const next = height();
         if (next === measured) break;
         measured = next;
+        await frame();
       }
-      return measured;
+      return height();
     },
     { text: css, ms: fontWaitMs, stable: options.stableHeight === true },
   );

@@ -32,7 +32,8 @@ export interface RevealedPage {
  *    every part it adds meanwhile (at most `growthPasses` times), settling after each;
  * 2. returns to the top in `top` mode: the page sees that scroll, settles again, and what its
  *    scroll handlers changed below the first screen is put back (keep-revealed.ts);
- * 3. freezes it: from then on the page sees no scroll, resize or intersection.
+ * 3. freezes it: from then on the page sees no scroll, resize or intersection (a page that was
+ *    not scrolled through is left as it is: nothing of it watches scrolling).
  * `settle` runs one settling (settle-after-load.ts); `settleAtTop` the one after the return.
  */
 export async function revealFullPage(
@@ -46,7 +47,8 @@ export async function revealFullPage(
   let scrolled = false;
   let grew = false;
   for (let pass = 0; ; pass += 1) {
-    const { watches, height } = await scrollState(page);
+    // Before the first settling the page is asked; after, its settling tells.
+    const { watches, height } = settled ? settled.scroll : await scrollState(page);
     const more = watches && height > revealedBottom + 1 && revealedBottom < limits.maxCssPx;
     if (settled && !more) break;
     if (settled && pass > limits.growthPasses) {
@@ -66,13 +68,11 @@ export async function revealFullPage(
   }
   if (!settled) throw new Error('revealFullPage: the page was never settled');
   if (scrolled) {
-    await setPageGate(page, 'top');
     await recordChangesOnReturn(page);
     await returnToTop(page, limits.lazyImageWaitMs);
     await settleAtTop();
     await keepRevealedBelowFold(page);
   }
-  await setPageGate(page, 'frozen');
   const unsettled = grew || !settled.settled;
   return { settled, revealedHeight: scrolled && unsettled ? revealedBottom : undefined };
 }
