@@ -235,45 +235,59 @@ async function takeReference(page: FidelityPage): Promise<Reference> {
 
 // ---- comparison -------------------------------------------------------------------------------
 
-/** Differing pixels of a capture against its reference; on failure writes the images. */
+/**
+ * Differing pixels of a capture against its reference (test/support/pixel-difference.ts). When
+ * the sizes differ, every pixel of the larger canvas that one image lacks counts as differing too.
+ * On failure writes the capture, the reference and the diff to test-output/fidelity/.
+ */
 async function compare(caseName: string, actual: Buffer, expected: Buffer): Promise<number> {
-  const differing = await differingPixels(actual, expected, THRESHOLD);
-  const [a, b] = await Promise.all([sharp(actual).metadata(), sharp(expected).metadata()]);
-  console.log(
-    `[fidelity] ${caseName}: ${Number.isFinite(differing) ? differing : 'size differs'} differing pixels` +
-      ` (capture ${a.width}x${a.height}, reference ${b.width}x${b.height})`,
-  );
-  if (differing > MAX_DIFFERING) await writeFailure(caseName, actual, expected);
+  let differing = await differingPixels(actual, expected, THRESHOLD);
+  const sizes = await Promise.all([actual, expected].map((png) => sharp(png).metadata()));
+  const [a, b] = sizes.map(({ width, height }) => `${width}x${height}`);
+  if (differing > MAX_DIFFERING) {
+    const counted = await writeFailure(caseName, actual, expected);
+    if (!Number.isFinite(differing)) differing = counted;
+  }
+  console.log(`[fidelity] ${caseName}: ${differing} differing pixels (capture ${a}, reference ${b})`);
   return differing;
 }
 
-async function writeFailure(caseName: string, actual: Buffer, expected: Buffer): Promise<void> {
+/** Writes the images of a failed comparison; returns the differing pixels over the larger canvas. */
+async function writeFailure(caseName: string, actual: Buffer, expected: Buffer): Promise<number> {
   fs.mkdirSync(OUTPUT_DIR, { recursive: true });
   fs.writeFileSync(path.join(OUTPUT_DIR, `${caseName}.actual.png`), actual);
   fs.writeFileSync(path.join(OUTPUT_DIR, `${caseName}.reference.png`), expected);
   const [left, right] = await Promise.all(
     [actual, expected].map((png) => sharp(png).removeAlpha().raw().toBuffer({ resolveWithObject: true })),
   );
-  if (!left || !right) return;
-  // Over the reference's size; where the capture has no pixel (it is shorter) counts as differing.
-  const { width, height } = right.info;
+  if (!left || !right) return Number.POSITIVE_INFINITY;
+  const width = Math.max(left.info.width, right.info.width);
+  const height = Math.max(left.info.height, right.info.height);
+  const at = (image: typeof left, x: number, y: number, c: number) =>
+    x < image.info.width && y < image.info.height
+      ? (image.data[(y * image.info.width + x) * 3 + c] as number)
+      : undefined;
   const diff = Buffer.alloc(width * height * 3);
+  let differing = 0;
   for (let y = 0; y < height; y += 1) {
     for (let x = 0; x < width; x += 1) {
-      const r = (y * width + x) * 3;
-      const inside = x < left.info.width && y < left.info.height;
-      const l = (y * left.info.width + x) * 3;
-      let bad = !inside;
-      for (let c = 0; c < 3 && !bad; c += 1)
-        bad = Math.abs((left.data[l + c] as number) - (right.data[r + c] as number)) > THRESHOLD;
-      diff[r] = bad ? 255 : (right.data[r] as number) / 4;
-      diff[r + 1] = bad ? 0 : (right.data[r + 1] as number) / 4;
-      diff[r + 2] = bad ? 64 : (right.data[r + 2] as number) / 4;
+      let bad = false;
+      for (let c = 0; c < 3 && !bad; c += 1) {
+        const l = at(left, x, y, c);
+        const r = at(right, x, y, c);
+        bad = l === undefined || r === undefined || Math.abs(l - r) > THRESHOLD;
+      }
+      if (bad) differing += 1;
+      const i = (y * width + x) * 3;
+      diff[i] = bad ? 255 : (at(right, x, y, 0) ?? 0) / 4;
+      diff[i + 1] = bad ? 0 : (at(right, x, y, 1) ?? 0) / 4;
+      diff[i + 2] = bad ? 64 : (at(right, x, y, 2) ?? 0) / 4;
     }
   }
   await sharp(diff, { raw: { width, height, channels: 3 } })
     .png()
     .toFile(path.join(OUTPUT_DIR, `${caseName}.diff.png`));
+  return differing;
 }
 
 // ---- captures ---------------------------------------------------------------------------------
@@ -371,7 +385,9 @@ describe('real pages: captures equal what a person sees', () => {
     for (const { mode, styled } of kinds) {
       const caseName = `${page.name}.${mode}.${styled ? 'styled' : 'raw'}`;
       if (page.neverSettles) {
-        it.concurrent(`${caseName}: captured at a bounded point, warned, every captured tile revealed`, async () => {
+        it.concurrent(`${caseName}: captured at a bounded point, warned, every captured tile revealed`, async ({
+          expect,
+        }) => {
           const shot = styled ? await styledCapture(page, mode) : await rawCapture(page, mode);
           const png = styled ? await screenshotInside(shot.png) : shot.png;
           console.log(`[fidelity] ${caseName}: warnings ${JSON.stringify(shot.warnings)}`);
@@ -388,7 +404,9 @@ describe('real pages: captures equal what a person sees', () => {
         });
         continue;
       }
-      it.concurrent(`${caseName}: equals the page after a long wait in plain Chromium`, async () => {
+      it.concurrent(`${caseName}: equals the page after a long wait in plain Chromium`, async ({
+        expect,
+      }) => {
         const [expected, shot] = await Promise.all([
           referenceOf(page),
           styled ? styledCapture(page, mode) : rawCapture(page, mode),
