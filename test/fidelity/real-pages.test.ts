@@ -25,7 +25,8 @@ import { startTestApp, type TestApp, type TestKey } from '../support/test-app.ts
  * a chart that is missing, mid-animation or a navbar in the wrong state is thousands.
  *
  * On a failure, test-output/fidelity/ gets <case>.actual.png, <case>.reference.png and
- * <case>.diff.png (differing pixels red over the dimmed reference).
+ * <case>.diff.png (differing pixels red over the dimmed reference); FIDELITY_KEEP_IMAGES=1 writes
+ * them for every case. At the end the run prints one line per case (differing pixels, warnings).
  */
 
 const PAGES_DIR = path.resolve(import.meta.dirname, 'pages');
@@ -34,6 +35,9 @@ const THRESHOLD = 32;
 const MAX_DIFFERING = 120;
 /** How long the reference waits after `load`, in real time, before its viewport screenshot. */
 const REFERENCE_WAIT_MS = 7000;
+const KEEP_IMAGES = process.env.FIDELITY_KEEP_IMAGES === '1';
+/** One line per case, printed after the run: what a person reading the log wants first. */
+const results = new Map<string, string>();
 
 /**
  * Files the test host serves late, as a real host does for code-split chunks and third-party
@@ -159,6 +163,10 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  const lines = [...results]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([name, line]) => `  ${name}: ${line}`);
+  console.log(`[fidelity] summary (at most ${MAX_DIFFERING} differing pixels pass):\n${lines.join('\n')}`);
   await app?.close();
   await reference?.close();
   await pool?.close();
@@ -244,7 +252,7 @@ async function compare(caseName: string, actual: Buffer, expected: Buffer): Prom
   let differing = await differingPixels(actual, expected, THRESHOLD);
   const sizes = await Promise.all([actual, expected].map((png) => sharp(png).metadata()));
   const [a, b] = sizes.map(({ width, height }) => `${width}x${height}`);
-  if (differing > MAX_DIFFERING) {
+  if (differing > MAX_DIFFERING || KEEP_IMAGES) {
     const counted = await writeFailure(caseName, actual, expected);
     if (!Number.isFinite(differing)) differing = counted;
   }
@@ -395,7 +403,11 @@ describe('real pages: captures equal what a person sees', () => {
           console.log(
             `[fidelity] ${caseName}: ${blank.length} blank tiles of the captured height ${(await decode(png)).height}`,
           );
-          if (blank.length > 0) {
+          results.set(
+            caseName,
+            `${blank.length === 0 && shot.warnings.length > 0 ? 'pass' : 'FAIL'} ${blank.length} blank tiles in ${(await decode(png)).height} px; warnings ${JSON.stringify(shot.warnings)}`,
+          );
+          if (blank.length > 0 || KEEP_IMAGES) {
             fs.mkdirSync(OUTPUT_DIR, { recursive: true });
             fs.writeFileSync(path.join(OUTPUT_DIR, `${caseName}.actual.png`), png);
           }
@@ -415,6 +427,10 @@ describe('real pages: captures equal what a person sees', () => {
         const differing = await compare(caseName, png, mode === 'full' ? expected.full : expected.viewport);
         if (shot.warnings.length)
           console.log(`[fidelity] ${caseName}: warnings ${JSON.stringify(shot.warnings)}`);
+        results.set(
+          caseName,
+          `${differing <= MAX_DIFFERING ? 'pass' : 'FAIL'} ${differing} differing pixels; warnings ${JSON.stringify(shot.warnings)}`,
+        );
         expect(
           differing,
           `differing pixels (see test-output/fidelity/${caseName}.*.png)`,
