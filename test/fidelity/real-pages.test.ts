@@ -36,6 +36,11 @@ const MAX_DIFFERING = 120;
 /** How long the reference waits after `load`, in real time, before its viewport screenshot. */
 const REFERENCE_WAIT_MS = 7000;
 const KEEP_IMAGES = process.env.FIDELITY_KEEP_IMAGES === '1';
+/**
+ * FIDELITY_WAIT_FOR=<ms> adds `wait_for` to every capture: a check of the suite itself (the issue
+ * says a capture of a late-loading page with `wait_for: 4000` is exact), not of the product.
+ */
+const WAIT_FOR = process.env.FIDELITY_WAIT_FOR ? Number(process.env.FIDELITY_WAIT_FOR) : undefined;
 /** One line per case, printed after the run: what a person reading the log wants first. */
 const results = new Map<string, string>();
 
@@ -303,7 +308,11 @@ async function writeFailure(caseName: string, actual: Buffer, expected: Buffer):
 function rawCapture(page: FidelityPage, mode: Mode) {
   return capture(
     pool,
-    pageOptions(server.origin + page.path, { viewport: page.viewport, fullPage: mode === 'full' }),
+    pageOptions(server.origin + page.path, {
+      viewport: page.viewport,
+      fullPage: mode === 'full',
+      waitFor: WAIT_FOR,
+    }),
     settings,
   );
 }
@@ -324,7 +333,13 @@ const STYLE = {
 async function styledCapture(page: FidelityPage, mode: Mode) {
   const res = await app.request('POST', '/v1/capture', {
     key: key.key,
-    json: { url: server.origin + page.path, viewport: page.viewport, full_page: mode === 'full', ...STYLE },
+    json: {
+      url: server.origin + page.path,
+      viewport: page.viewport,
+      full_page: mode === 'full',
+      ...(WAIT_FOR === undefined ? {} : { wait_for: WAIT_FOR }),
+      ...STYLE,
+    },
   });
   expect(res.status, res.text).toBe(201);
   const bytes = Buffer.from(await (await fetch(`${app.baseUrl}/cdn/r/${res.json.id}.png`)).arrayBuffer());
