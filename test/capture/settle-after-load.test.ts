@@ -108,6 +108,33 @@ describe('settled on what the page does after load', () => {
     expect(await barDrawn(shot.png)).toBe(true);
   });
 
+  it("does not run the page's clock past a loader's own timeout while its script loads (require.js gives up after 7 s)", async () => {
+    serveLateScript('/late/module.js', `${DRAW_BAR}\nwindow.drawBar = drawBar;`, 800);
+    servePage(
+      '/loader-timeout',
+      `${CHART_CARD}<script>
+        addEventListener('load', () => setTimeout(() => {
+          // require.js's way: it looks every 50 ms whether its modules came, and gives up on
+          // them after its waitSeconds (here 2 s).
+          let state = 'loading';
+          const module = Object.assign(document.createElement('script'), { src: '/late/module.js' });
+          module.onload = () => { if (state === 'loading') { state = 'loaded'; window.drawBar(); } };
+          document.head.append(module);
+          const started = Date.now();
+          const check = () => {
+            if (state !== 'loading') return;
+            if (Date.now() - started > 2000) state = 'gave up';
+            else setTimeout(check, 50);
+          };
+          check();
+        }, 20));
+      </script></body>`,
+    );
+    const shot = await shoot('/loader-timeout');
+    expect(shot.warnings).toEqual([]);
+    expect(await barDrawn(shot.png)).toBe(true);
+  });
+
   it('measures a full page after a late script changed its height (a table paged down to 10 rows)', async () => {
     serveLateScript(
       '/late/pager.js',

@@ -155,6 +155,58 @@ export async function installPageClock(context: BrowserContext): Promise<void> {
       }
       return promises + requests.size;
     };
+    // Script and stylesheet elements the page inserts after its load (require.js modules, a
+    // loader's chart library, webpack's chunks), until their load or error event: the clock must
+    // not run ahead while they load, or a loader's own timeout fires first (require.js gives up
+    // on a module after 7 s of page time). Read synchronously with takeRecords, so an element a
+    // timer inserted is counted before the clock's next step.
+    const elements = new Set<Element>();
+    const elementEnded = (element: Element) => {
+      if (elements.delete(element)) endedAt = realNow();
+    };
+    // Only elements the browser fetches and then fires `load` or `error` on: no data block
+    // (`type="text/template"`), `nomodule` script, alternate or disabled stylesheet.
+    const loads = (node: Node): node is HTMLScriptElement | HTMLLinkElement => {
+      if (node instanceof HTMLScriptElement) {
+        const type = node.type.trim().toLowerCase();
+        return node.src !== '' && !node.noModule && (type === '' || type === 'module' || /script/.test(type));
+      }
+      return (
+        node instanceof HTMLLinkElement &&
+        node.href !== '' &&
+        !node.disabled &&
+        /(^|\s)(stylesheet|modulepreload|preload)(\s|$)/i.test(node.rel) &&
+        !/(^|\s)alternate(\s|$)/i.test(node.rel)
+      );
+    };
+    const noteInserted = (records: MutationRecord[]) => {
+      for (const record of records) {
+        for (const node of record.addedNodes) {
+          const found: Element[] = loads(node) ? [node] : [];
+          if (node instanceof Element && node.firstElementChild) {
+            for (const inner of node.querySelectorAll('script[src], link[href]'))
+              if (loads(inner)) found.push(inner);
+          }
+          for (const element of found) {
+            if (elements.has(element)) continue;
+            elements.add(element);
+            for (const type of ['load', 'error']) {
+              Reflect.apply(addListener, element, [type, () => elementEnded(element), { once: true }]);
+            }
+          }
+        }
+      }
+    };
+    const insertions = new MutationObserver(noteInserted);
+    // Before `load`, such elements hold `load` back themselves.
+    window.addEventListener('load', () => insertions.observe(document, { childList: true, subtree: true }), {
+      once: true,
+    });
+    const elementsInFlight = () => {
+      noteInserted(insertions.takeRecords());
+      for (const element of elements) if (!element.isConnected) elementEnded(element);
+      return elements.size;
+    };
     // Whether the page could change as it is scrolled (pageWatchesScrolling), and its height.
     const scrollState = () => ({
       watches:
@@ -167,6 +219,7 @@ export async function installPageClock(context: BrowserContext): Promise<void> {
     });
     for (const [name, value] of [
       ['requestsInFlight', inFlight],
+      ['elementsInFlight', elementsInFlight],
       ['requestsEndedAt', () => endedAt],
       ['realNow', realNow],
       ['realTimeout', realTimeout],
@@ -320,6 +373,7 @@ function runPageClock(
         scrollListeners: number;
         scrollState(): { watches: boolean; height: number };
         requestsInFlight(): number;
+        elementsInFlight(): number;
         requestsEndedAt(): number;
         realNow(): number;
         realTimeout(callback: () => void, ms: number): unknown;
@@ -422,6 +476,7 @@ function runPageClock(
         }
         return (
           watch.requestsInFlight() > 0 ||
+          watch.elementsInFlight() > 0 ||
           realNow() - watch.requestsEndedAt() < budget.requestQuietMs ||
           loadingImages() > 0
         );
