@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserPool } from '../../packages/server/src/capture/browser-pool.ts';
-import { capture } from '../../packages/server/src/capture/capture-page.ts';
+import { capture, capturePage } from '../../packages/server/src/capture/capture-page.ts';
 import type { PageCaptureOptions } from '../../packages/server/src/capture/page-capture-options.ts';
 import { decode, near, pageOptions, testPool } from '../support/capture-test-kit.ts';
 import { type RunningServer, startFixtureServer } from '../support/fixture-server.ts';
@@ -245,6 +245,57 @@ describe('a full page as it looks at the top', () => {
     for (const y of [600 + 40 + 150, 1100 + 40 + 150, 1600 + 40 + 150]) {
       expect(near(pixels.at(400, y), [0, 160, 0]), `section at ${y}`).toBe(true);
     }
+  });
+
+  it('lets a scroll spy let go at the top, and keeps toggled reveals and a reset count-up below', async () => {
+    servePage(
+      '/spy-and-toggles',
+      `<body style="margin:0"><style>
+        nav { position: fixed; top: 0; height: 60px; width: 100%; }
+        nav a.active { color: red; }
+        .hero { height: 700px; }
+        section { height: 700px; opacity: 0; }
+        section.shown { opacity: 1; }
+      </style>
+      <nav><a id="link" href="#last">Last</a></nav>
+      <div class="hero"></div>
+      <section id="first"><span id="counter">0</span></section>
+      <section id="last">Last section</section>
+      <script>
+        // Both ways, as Bootstrap's ScrollSpy and toggling reveal libraries do.
+        const spy = new IntersectionObserver((entries) => {
+          for (const entry of entries) {
+            entry.target.classList.toggle('shown', entry.isIntersecting);
+            if (entry.target.id === 'last') document.getElementById('link').classList.toggle('active', entry.isIntersecting);
+          }
+        });
+        document.querySelectorAll('section').forEach((section) => spy.observe(section));
+        // A count-up that counts when it comes into view and resets when the page goes back
+        // above it (as AOS hides a section again without "mirror").
+        const counter = document.getElementById('counter');
+        addEventListener('scroll', () => {
+          const top = counter.getBoundingClientRect().top;
+          if (top < innerHeight && top > 0) counter.textContent = '12500';
+          else if (top >= innerHeight) counter.textContent = '0';
+        });
+      </script></body>`,
+    );
+    const state = await pool.run(async (lease) => {
+      const options = pageOptions(`${server.origin}/spy-and-toggles`, {
+        fullPage: true,
+        viewport: { width: 800, height: 600 },
+      });
+      const shot = await capturePage(lease, options, settings);
+      const dom = await lease.page.evaluate(() => ({
+        active: document.getElementById('link')?.classList.contains('active'),
+        shown: [...document.querySelectorAll('section')].map((section) =>
+          section.classList.contains('shown'),
+        ),
+        counter: document.getElementById('counter')?.textContent,
+      }));
+      return { warnings: shot.warnings, ...dom };
+    });
+    expect(state).toEqual({ warnings: [], active: false, shown: [true, true], counter: '12500' });
   });
 
   it('captures a feed that never stops growing at a bounded point, with what it revealed drawn', async () => {

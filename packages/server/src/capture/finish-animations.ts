@@ -56,9 +56,9 @@ export interface FinishedAnimations {
  * The gate's state the init script reads: unset (the page sees everything), `reveal` (a full-page
  * scroll: elements entering the viewport are reported, leaving it is not, so a count-up or
  * reveal started on the way down is not reset further down), `top` (the return to the top: the
- * page sees its scroll events, so a navbar that changes on scroll returns to its top state, and
- * intersections are reported as in `reveal`), `frozen` (the page no longer sees scrolls, resizes
- * or intersections).
+ * page sees it all, so a navbar that changes on scroll and a scroll spy return to their top
+ * state; keep-revealed.ts puts back what that undid below the first screen), `frozen` (the page
+ * no longer sees scrolls, resizes or intersections).
  */
 export const GATE = 'vitrine.gate';
 export type PageGate = 'reveal' | 'top' | 'frozen';
@@ -257,8 +257,7 @@ export async function installPageClock(context: BrowserContext): Promise<void> {
         super((entries, observer) => {
           const now = state();
           if (now === 'frozen') return;
-          const seen =
-            now === 'reveal' || now === 'top' ? entries.filter((entry) => entry.isIntersecting) : entries;
+          const seen = now === 'reveal' ? entries.filter((entry) => entry.isIntersecting) : entries;
           if (seen.length > 0) callback(seen, observer);
         }, options);
       }
