@@ -26,6 +26,12 @@ export interface SettleBudget {
   rounds: number;
   /** How often the wait for scripts looks again. */
   pollMs: number;
+  /**
+   * The clock budget every settling gets even when the shared one is spent: after a scroll pass
+   * the page's throttled scroll handlers (timers) must run once at the new position, or content
+   * the pass brought into view is never revealed.
+   */
+  floor: { pageMs: number; wallMs: number };
 }
 
 export const SETTLE_BUDGET: SettleBudget = {
@@ -34,6 +40,7 @@ export const SETTLE_BUDGET: SettleBudget = {
   scriptQuietMs: 120,
   rounds: 8,
   pollMs: 10,
+  floor: { pageMs: 1000, wallMs: 300 },
 };
 
 /**
@@ -46,6 +53,7 @@ export const SETTLE_AT_TOP_BUDGET: SettleBudget = {
   scriptQuietMs: 120,
   rounds: 3,
   pollMs: 10,
+  floor: { pageMs: 1000, wallMs: 300 },
 };
 
 /** What settling did: the last round's state, the page time run in all, and what was left loading. */
@@ -92,12 +100,23 @@ export async function settleAfterLoad(
     const last = finished as FinishedAnimations;
     return { ...last, ranMs: progress.ranMs, scriptsPending, scriptsKeptLoading, rounds };
   };
+  // The floor is this settling's own: it does not add up over its rounds.
+  const ranBefore = progress.ranMs;
+  const wallBefore = progress.clockWallMs;
   for (;;) {
     const last = rounds + 1 >= budget.rounds || performance.now() >= progress.deadline;
     const animation: AnimationBudget = {
       ...budget.animation,
-      pageMs: Math.max(0, budget.animation.pageMs - progress.ranMs),
-      wallMs: Math.max(0, budget.animation.wallMs - progress.clockWallMs),
+      pageMs: Math.max(
+        budget.floor.pageMs - (progress.ranMs - ranBefore),
+        budget.animation.pageMs - progress.ranMs,
+        0,
+      ),
+      wallMs: Math.max(
+        budget.floor.wallMs - (progress.clockWallMs - wallBefore),
+        budget.animation.wallMs - progress.clockWallMs,
+        0,
+      ),
       requestWaitMs: Math.max(
         0,
         Math.min(budget.animation.requestWaitMs, progress.deadline - performance.now()),
