@@ -220,6 +220,23 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 async function takeReference(page: FidelityPage): Promise<Reference> {
   const context = await reference.newContext({ viewport: page.viewport, deviceScaleFactor: 1 });
   try {
+    // A full-page screenshot lays the page out at its full height for a moment: the page gets a
+    // resize and every IntersectionObserver fires (a navbar shrinks mid-shot, a sidebar folds).
+    // A person never causes that, so the reference page does not see it during its shot.
+    await context.addInitScript(() => {
+      const shooting = () => (window as unknown as { __referenceShot?: boolean }).__referenceShot === true;
+      for (const type of ['resize', 'scroll']) {
+        window.addEventListener(type, (event) => shooting() && event.stopImmediatePropagation(), true);
+      }
+      const Native = window.IntersectionObserver;
+      window.IntersectionObserver = class extends Native {
+        constructor(callback: IntersectionObserverCallback, options?: IntersectionObserverInit) {
+          super((entries, observer) => {
+            if (!shooting()) callback(entries, observer);
+          }, options);
+        }
+      };
+    });
     const tab = await context.newPage();
     await tab.goto(server.origin + page.path, { waitUntil: 'load' });
     await sleep(REFERENCE_WAIT_MS);
@@ -239,7 +256,29 @@ async function takeReference(page: FidelityPage): Promise<Reference> {
       await sleep(250);
     }
     await sleep(2500);
-    const full = await tab.screenshot({ fullPage: true });
+    // The page has rested 2.5 s: a transition that starts now is the shot's doing (the layout
+    // at full height changes a value a transition animates, the Agency navbar's brand), not the
+    // page's, and the shot would catch its first frame.
+    await tab.evaluate(() => {
+      (window as unknown as { __referenceShot?: boolean }).__referenceShot = true;
+      const style = document.createElement('style');
+      style.textContent = '*, *::before, *::after { transition: none !important; }';
+      document.head.append(style);
+    });
+    // Chromium's own full-page shot (CDP, beyond the viewport), not Playwright's `fullPage`:
+    // that one lays the page out with other device metrics for a moment, and the Agency
+    // template's navbar came out smaller than a person ever sees it.
+    const cdp = await context.newCDPSession(tab);
+    const size = await tab.evaluate(() => ({
+      width: document.documentElement.clientWidth,
+      height: Math.max(document.documentElement.scrollHeight, document.body.scrollHeight),
+    }));
+    const shot = await cdp.send('Page.captureScreenshot', {
+      format: 'png',
+      captureBeyondViewport: true,
+      clip: { x: 0, y: 0, width: size.width, height: size.height, scale: 1 },
+    });
+    const full = Buffer.from(shot.data, 'base64');
     return { viewport, full };
   } finally {
     await context.close();
