@@ -54,6 +54,10 @@ const SLOW_ROUTES: Record<string, [string, number]> = {
   '/slow/echarts.min.js': ['vendor/echarts/echarts.min.js', 700], // the AMD module of amd.html
   '/slow/chart.umd.min.js': ['vendor/chart.js/chart.umd.min.js', 700], // chartjs-loader.html
   '/slow/table-init.js': ['js/table-init.js', 600], // datatables.html's enhancement
+  // lazysizes.html's photos, from a distant image host
+  ...Object.fromEntries(
+    Array.from({ length: 12 }, (_, i) => [`/slow-img/photo-${i + 1}.svg`, [`img/photo-${i + 1}.svg`, 500]]),
+  ),
 };
 
 type Mode = 'viewport' | 'full';
@@ -67,8 +71,12 @@ interface FidelityPage {
   raw: Mode[];
   /** Modes also captured styled through POST /v1/capture. */
   styled: Mode[];
-  /** A page that never settles: checked for its warning and its revealed tiles instead. */
-  neverSettles?: boolean;
+  /**
+   * A page that never settles, checked for its warning and instead of the reference: `feed`, every
+   * tile inside the captured height revealed; `carousel`, the capture equals the page resting on
+   * one of its slides (references taken with the carousel stopped on each).
+   */
+  neverSettles?: 'feed' | 'carousel';
 }
 
 const DESKTOP = { width: 1280, height: 800 };
@@ -122,6 +130,13 @@ const PAGES: FidelityPage[] = [
   },
   { name: 'swiper', path: '/swiper.html', viewport: DESKTOP, raw: ['viewport'], styled: [] },
   {
+    name: 'lazysizes-slow-images',
+    path: '/lazysizes.html',
+    viewport: DESKTOP,
+    raw: ['viewport', 'full'],
+    styled: ['viewport'],
+  },
+  {
     name: 'sb-admin-2',
     path: '/sb-admin-2/index.html',
     viewport: DESKTOP,
@@ -134,9 +149,21 @@ const PAGES: FidelityPage[] = [
     viewport: { width: 800, height: 600 },
     raw: ['viewport', 'full'],
     styled: [],
-    neverSettles: true,
+    neverSettles: 'feed',
+  },
+  {
+    name: 'swiper-autoplay',
+    path: '/swiper-autoplay.html',
+    viewport: DESKTOP,
+    raw: ['viewport'],
+    styled: ['viewport'],
+    neverSettles: 'carousel',
   },
 ];
+
+/** FIDELITY_PAGES=name,name runs only those pages (while working on one). */
+const ONLY = process.env.FIDELITY_PAGES?.split(',');
+const SELECTED = ONLY ? PAGES.filter((page) => ONLY.includes(page.name)) : PAGES;
 
 let server: RunningServer;
 let pool: BrowserPool;
@@ -150,7 +177,7 @@ beforeAll(async () => {
   for (const [pathname, [file, delay]] of Object.entries(SLOW_ROUTES)) {
     server.route(pathname, (_req, res) => {
       setTimeout(() => {
-        res.writeHead(200, { 'content-type': 'text/javascript' });
+        res.writeHead(200, { 'content-type': file.endsWith('.svg') ? 'image/svg+xml' : 'text/javascript' });
         fs.createReadStream(path.join(PAGES_DIR, file)).pipe(res);
       }, delay);
     });
@@ -164,7 +191,7 @@ beforeAll(async () => {
   });
   key = await app.createKey({ credits: 500 });
   // Take the references early, two at a time: they are mostly real-time waiting.
-  for (const page of PAGES) if (!page.neverSettles) void referenceOf(page).catch(() => undefined);
+  for (const page of SELECTED) if (page.neverSettles !== 'feed') void referenceOf(page).catch(() => undefined);
 });
 
 afterAll(async () => {
@@ -183,6 +210,8 @@ afterAll(async () => {
 interface Reference {
   viewport: Buffer;
   full: Buffer;
+  /** A carousel's viewport resting on each of its slides. */
+  slides: Buffer[];
 }
 
 const references = new Map<string, Promise<Reference>>();
@@ -204,7 +233,9 @@ async function inReferenceSlot<T>(work: () => Promise<T>): Promise<T> {
 function referenceOf(page: FidelityPage): Promise<Reference> {
   let taken = references.get(page.name);
   if (!taken) {
-    taken = inReferenceSlot(() => takeReference(page));
+    taken = inReferenceSlot(() =>
+      page.neverSettles === 'carousel' ? takeSlides(page) : takeReference(page),
+    );
     references.set(page.name, taken);
   }
   return taken;
@@ -240,7 +271,36 @@ async function takeReference(page: FidelityPage): Promise<Reference> {
     }
     await sleep(2500);
     const full = await tab.screenshot({ fullPage: true });
-    return { viewport, full };
+    return { viewport, full, slides: [] };
+  } finally {
+    await context.close();
+  }
+}
+
+/** An auto-playing Swiper (window.carousel) stopped on each of its slides in turn. */
+async function takeSlides(page: FidelityPage): Promise<Reference> {
+  const context = await reference.newContext({ viewport: page.viewport, deviceScaleFactor: 1 });
+  try {
+    const tab = await context.newPage();
+    await tab.goto(server.origin + page.path, { waitUntil: 'load' });
+    await sleep(2000);
+    const count = await tab.evaluate(() => {
+      const carousel = (window as unknown as { carousel: { autoplay: { stop(): void }; slides: unknown[] } })
+        .carousel;
+      carousel.autoplay.stop();
+      return document.querySelectorAll('.swiper-slide:not(.swiper-slide-duplicate)').length;
+    });
+    const slides: Buffer[] = [];
+    for (let index = 0; index < count; index += 1) {
+      await tab.evaluate((i) => {
+        (
+          window as unknown as { carousel: { slideToLoop(i: number, speed: number): void } }
+        ).carousel.slideToLoop(i, 0);
+      }, index);
+      await sleep(600);
+      slides.push(await tab.screenshot());
+    }
+    return { viewport: slides[0] as Buffer, full: slides[0] as Buffer, slides };
   } finally {
     await context.close();
   }
@@ -400,14 +460,43 @@ async function blankTiles(png: Buffer): Promise<number[]> {
 // ---- the suite --------------------------------------------------------------------------------
 
 describe('real pages: captures equal what a person sees', () => {
-  for (const page of PAGES) {
+  for (const page of SELECTED) {
     const kinds = [
       ...page.raw.map((mode) => ({ mode, styled: false })),
       ...page.styled.map((mode) => ({ mode, styled: true })),
     ];
     for (const { mode, styled } of kinds) {
       const caseName = `${page.name}.${mode}.${styled ? 'styled' : 'raw'}`;
-      if (page.neverSettles) {
+      if (page.neverSettles === 'carousel') {
+        it.concurrent(`${caseName}: captured at a bounded point, warned, resting on one whole slide`, async ({
+          expect,
+        }) => {
+          const [expected, shot] = await Promise.all([
+            referenceOf(page),
+            styled ? styledCapture(page, mode) : rawCapture(page, mode),
+          ]);
+          const png = styled ? await screenshotInside(shot.png) : shot.png;
+          const bySlide = await Promise.all(
+            expected.slides.map((slide) => differingPixels(png, slide, THRESHOLD)),
+          );
+          const differing = Math.min(...bySlide);
+          console.log(
+            `[fidelity] ${caseName}: differing pixels against each slide ${JSON.stringify(bySlide)}`,
+          );
+          const nearest = expected.slides[bySlide.indexOf(differing)] as Buffer;
+          if (differing > MAX_DIFFERING || KEEP_IMAGES) await writeFailure(caseName, png, nearest);
+          results.set(
+            caseName,
+            `${differing <= MAX_DIFFERING && shot.warnings.length > 0 ? 'pass' : 'FAIL'} ${differing} differing pixels from the nearest slide; warnings ${JSON.stringify(shot.warnings)}`,
+          );
+          expect.soft(shot.warnings.length, 'a warning that the page never settled').toBeGreaterThan(0);
+          expect(differing, 'differing pixels from the nearest resting slide').toBeLessThanOrEqual(
+            MAX_DIFFERING,
+          );
+        });
+        continue;
+      }
+      if (page.neverSettles === 'feed') {
         it.concurrent(`${caseName}: captured at a bounded point, warned, every captured tile revealed`, async ({
           expect,
         }) => {
