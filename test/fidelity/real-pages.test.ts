@@ -191,7 +191,8 @@ beforeAll(async () => {
   });
   key = await app.createKey({ credits: 500 });
   // Take the references early, two at a time: they are mostly real-time waiting.
-  for (const page of SELECTED) if (page.neverSettles !== 'feed') void referenceOf(page).catch(() => undefined);
+  for (const page of SELECTED)
+    if (page.neverSettles !== 'feed') void referenceOf(page).catch(() => undefined);
 });
 
 afterAll(async () => {
