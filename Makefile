@@ -26,14 +26,16 @@ start: install
 test: install
 	@$(MAKE) --no-print-directory check
 	@npx vitest run
+	@npx vitest run --config vitest.fidelity.config.ts
 
 # The real-page fidelity suite (issue 32, test/fidelity/): real templates and libraries captured
 # and compared with the same page after a long wait in plain Chromium. Not part of `make test`
-# yet. FIDELITY_RUNS=20 runs it 20 times in a row and stops at the first failing run.
+# yet. FIDELITY_RUNS=20 runs it 20 times in a row and stops at the first failing run, whose
+# images stay in test-output/fidelity/ (test/fidelity/README.md).
 FIDELITY_RUNS ?= 1
 fidelity: install
 	@for run in $$(seq 1 $(FIDELITY_RUNS)); do \
-	  echo "==> fidelity run $$run of $(FIDELITY_RUNS)"; \
+	  echo "==> fidelity run $$run of $(FIDELITY_RUNS)"; rm -rf test-output/fidelity; \
 	  npx vitest run --config vitest.fidelity.config.ts || { echo "==> fidelity run $$run failed"; exit 1; }; \
 	done; echo "==> $(FIDELITY_RUNS) fidelity run(s) passed"
 
