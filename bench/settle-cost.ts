@@ -41,7 +41,10 @@ const recipes = [
 const settings = { navigationTimeoutMs: 30_000 };
 try {
   for (const { name, page, fullPage } of cases) {
-    const options = pageOptions(`${server.origin}/${page}`, { viewport: { width: 1440, height: 900 }, fullPage });
+    const options = pageOptions(`${server.origin}/${page}`, {
+      viewport: { width: 1440, height: 900 },
+      fullPage,
+    });
     const times = recipes.map(() => [] as number[]);
     for (let round = -2; round < rounds; round += 1) {
       for (const [index, recipe] of recipes.entries()) {
