@@ -149,13 +149,12 @@ export async function capturePage(
     throw new AppError('internal_error', 'Block lists are not configured');
   }
   if (auth) await applyPageAuth(lease.context, page, auth);
-  const [, , scripts] = await Promise.all([
-    emulate(cdp, options),
-    installRequestBlocking(page, rules, lists),
-    watchScriptActivity(cdp),
-  ]).catch((error: unknown) => {
-    throw renderFailed(error);
-  });
+  await Promise.all([emulate(cdp, options), installRequestBlocking(page, rules, lists)]).catch(
+    (error: unknown) => {
+      throw renderFailed(error);
+    },
+  );
+  const scripts = watchScriptActivity(cdp);
   phase('context');
   try {
     return await loadAndShoot(lease, options, settings, { rules, lists, scripts, timings, warnings, phase });

@@ -19,12 +19,20 @@ export interface ScriptActivity {
 }
 
 /**
- * Starts watching on the page's own CDP session. `Network.requestWillBeSent` is sent by the
- * renderer on the same session as the answer to a later `Runtime.evaluate`, so a request the page
- * started before an evaluate returned is already counted when the evaluate's result arrives.
- * Response bodies are not buffered for this session (Playwright's session keeps its own).
+ * Turns on the network events of the page's own CDP session, without buffering response bodies
+ * (Playwright's session keeps its own). Done when the page is prepared, off a capture's path.
  */
-export async function watchScriptActivity(cdp: CDPSession): Promise<ScriptActivity> {
+export async function enableNetworkEvents(cdp: CDPSession): Promise<void> {
+  await cdp.send('Network.enable', { maxTotalBufferSize: 0, maxResourceBufferSize: 0 });
+}
+
+/**
+ * Starts watching on the page's own CDP session (its network events enabled by
+ * `enableNetworkEvents`). `Network.requestWillBeSent` is sent by the renderer on the same session
+ * as the answer to a later `Runtime.evaluate`, so a request the page started before an evaluate
+ * returned is already counted when the evaluate's result arrives.
+ */
+export function watchScriptActivity(cdp: CDPSession): ScriptActivity {
   const pending = new Map<string, string>();
   let last = Number.NEGATIVE_INFINITY;
   const started = (event: { requestId: string; type?: string; request: { url: string } }) => {
@@ -38,20 +46,13 @@ export async function watchScriptActivity(cdp: CDPSession): Promise<ScriptActivi
   cdp.on('Network.requestWillBeSent', started);
   cdp.on('Network.loadingFinished', ended);
   cdp.on('Network.loadingFailed', ended);
-  const stop = () => {
-    cdp.off('Network.requestWillBeSent', started);
-    cdp.off('Network.loadingFinished', ended);
-    cdp.off('Network.loadingFailed', ended);
-  };
-  try {
-    await cdp.send('Network.enable', { maxTotalBufferSize: 0, maxResourceBufferSize: 0 });
-  } catch (error) {
-    stop();
-    throw error;
-  }
   return {
     inFlight: () => [...pending.values()],
     lastActivityAt: () => last,
-    stop,
+    stop: () => {
+      cdp.off('Network.requestWillBeSent', started);
+      cdp.off('Network.loadingFinished', ended);
+      cdp.off('Network.loadingFailed', ended);
+    },
   };
 }
