@@ -14,3 +14,4 @@ export * from './routes.ts';
 export * from './scopes.ts';
 export * from './signed-url.ts';
 export * from './usage.ts';
+export * from './webhooks.ts';

@@ -77,6 +77,20 @@ export const brandStatusResponseSchema = z.object({
   status: z.enum(BRAND_STATUSES),
   brand: brandSchema.nullable(),
 });
+/** `whsec_` + base64 of the secret's UTF-8 bytes: the form Standard Webhooks libraries take. */
+export function webhookSecretOf(signingSecret: string): string {
+  // btoa and TextEncoder, not Buffer: the contract also runs in the browser (the playground).
+  return `whsec_${btoa(String.fromCharCode(...new TextEncoder().encode(signingSecret)))}`;
+}
+export const signingSecretResponseSchema = z.object({
+  signing_secret: z.string().meta({
+    description: 'Signs GET URLs (the HMAC key is this string as UTF-8) and the webhooks of this project',
+  }),
+  webhook_secret: z.string().meta({
+    description:
+      "`whsec_` + base64(signing_secret): give this to a Standard Webhooks verifier (e.g. npm `standardwebhooks`) to check this project's webhooks",
+  }),
+});
 export const rotateSigningSecretResponseSchema = z.object({
   signing_secret: z.string(),
   previous_secret_expires_at: timestampSchema.nullable(),

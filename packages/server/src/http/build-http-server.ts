@@ -1,4 +1,5 @@
 import swagger from '@fastify/swagger';
+import { WEBHOOK_VERIFICATION_GUIDE } from '@vitrine/contract';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import {
   jsonSchemaTransform,
@@ -118,8 +119,7 @@ export async function buildHttpServer(options: HttpServerOptions): Promise<Fasti
       info: {
         title: 'Vitrine API',
         version: options.version,
-        description:
-          'Capture a web page, compose styling around it, store it, get its URL. Design a look by eye and copy the call in the [playground](/playground).',
+        description: `Capture a web page, compose styling around it, store it, get its URL. Design a look by eye and copy the call in the [playground](/playground).\n\n${WEBHOOK_VERIFICATION_GUIDE}`,
       },
       servers: [{ url: options.publicUrl }],
       components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' } } },
