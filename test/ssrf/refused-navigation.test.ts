@@ -29,6 +29,15 @@ describe('navigation into a refused target', () => {
         .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
         .end(`<!doctype html><h1>Moving</h1><script>location.href = ${JSON.stringify(refused)};</script>`);
     });
+    // An https target goes through CONNECT, which the proxy refuses: Chromium shows its own
+    // error page instead of the proxy's (no marker header); the failed navigation is the signal.
+    fixtures.route('/to-canary/meta-https', (_req, res) => {
+      res
+        .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+        .end(
+          `<!doctype html><meta http-equiv="refresh" content="0;url=https://127.0.0.1:${canary.port}/"><h1>Moving</h1>`,
+        );
+    });
     // The root of a "domain" for brand extraction: https cannot connect, http redirects.
     fixtures.route('/', (_req, res) => {
       res.writeHead(302, { location: refused }).end();
@@ -51,7 +60,7 @@ describe('navigation into a refused target', () => {
 
   const credits = async () =>
     (await t.request('GET', '/v1/usage', { key: owner.key })).json.credits_remaining as number;
-  const ways = ['302', 'meta', 'script'] as const;
+  const ways = ['302', 'meta', 'script', 'meta-https'] as const;
 
   function expectUnreachable(res: { status: number; text: string; json: { error?: unknown } }) {
     expect(res.status, res.text.slice(0, 300)).toBe(422);
