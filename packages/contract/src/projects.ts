@@ -68,7 +68,9 @@ export const projectIdParamsSchema = z.strictObject({ id: idSchema('project') })
 export const projectResponseSchema = z.object({ project: projectSchema });
 export const createProjectResponseSchema = z.object({
   project: projectSchema,
-  signing_secret: z.string().meta({ description: 'Shown once; signs GET URLs and webhooks' }),
+  signing_secret: z.string().meta({
+    description: 'Signs GET URLs and webhooks; read it again at GET /v1/projects/{id}/signing-secret',
+  }),
 });
 export const projectListResponseSchema = z.object({ projects: z.array(projectSchema) });
 export const successResponseSchema = z.object({ success: z.boolean() });
