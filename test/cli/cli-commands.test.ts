@@ -78,7 +78,7 @@ describe('vitrine commands against a real server', () => {
       expect(run.stderr).not.toMatch(/\n\s+at /);
   });
 
-  it('projects: create (secret once on stdout), ls, get, default, rotate-secret, conflict and not found', async () => {
+  it('projects: create (secret once on stdout), ls, get, default, rotate-secret, secret, conflict and not found', async () => {
     const created = await runVitrine(
       ['projects', 'create', '--name', 'Docs', '--domain', 'docs.example.com', '--no-brand'],
       env(),
@@ -98,6 +98,12 @@ describe('vitrine commands against a real server', () => {
     const rotated = await runVitrine(['projects', 'rotate-secret', id], env());
     expect(rotated.stdout).toMatch(/^vss_/);
     expect(rotated.stderr).toContain('the previous one works until');
+    const secret = await runVitrine(['projects', 'secret', id], env());
+    expect(secret.stdout.trim()).toBe(rotated.stdout.trim());
+    const webhookSecret = await runVitrine(['projects', 'secret', id, '--webhook'], env());
+    expect(webhookSecret.stdout.trim()).toBe(
+      `whsec_${Buffer.from(rotated.stdout.trim(), 'utf8').toString('base64')}`,
+    );
 
     const duplicate = await runVitrine(['projects', 'create', '--domain', 'docs.example.com'], env());
     expect(duplicate.code).toBe(EXIT.conflict);

@@ -1,8 +1,13 @@
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { IMAGE_PREVIEW_LIMITS } from '@vitrine/contract';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, startFixtureServer } from '../support/fixture-server.ts';
@@ -23,11 +28,20 @@ describe('vitrine mcp', () => {
   let fixtures: RunningServer;
   let client: Client;
   let home: string;
+  let key: string;
 
   beforeAll(async () => {
     fixtures = await startFixtureServer();
+    // The issue's reproduction: a full page 1568 CSS px wide and 5128 tall at dpr 2 is 3136x10256.
+    fixtures.route('/tall-5128', (_req, res) => {
+      res
+        .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+        .end(
+          '<!doctype html><style>html,body{margin:0}main{height:5128px;background:linear-gradient(#0d9488,#f59e0b)}</style><main></main>',
+        );
+    });
     t = await startTestApp('sqlite', { env: { VITRINE_ALLOW_TARGETS: '127.0.0.2' } });
-    const { key } = await t.createKey();
+    ({ key } = await t.createKey());
     home = fs.mkdtempSync(path.join(os.tmpdir(), 'vitrine-mcp-'));
     client = new Client({ name: 'vitrine-test-agent', version: '1.0.0' });
     await client.connect(
@@ -101,6 +115,80 @@ describe('vitrine mcp', () => {
     const meta = await sharp(Buffer.from(image.data!, 'base64')).metadata();
     expect(meta).toMatchObject({ format: 'png', width: 880, height: 680 });
   }, 240_000);
+
+  it('attaches a large capture as a preview within 1568 px and 1 MB, with a note and the full URL', async () => {
+    const result = await client.callTool(
+      {
+        name: 'raw_capture',
+        arguments: {
+          url: `${fixtures.origin}/tall-5128`,
+          viewport: { width: 1568, height: 900 },
+          full_page: true,
+          capture_dpr: 2,
+          include_image: true,
+        },
+      },
+      undefined,
+      { timeout: 240_000 },
+    );
+    expect(result.isError, JSON.stringify(result.content).slice(0, 300)).toBeFalsy();
+    const content = result.content as ToolContent[];
+    const full = JSON.parse(content[1]!.text!);
+    expect(full).toMatchObject({ width: 3136, height: 10256 });
+    expect(content[0]!.text).toContain(`the full 3136x10256 image is at ${full.url}`);
+    expect(content[0]!.text).toMatch(/preview downscaled to at most 1568 px/);
+    const image = content.find((c) => c.type === 'image')!;
+    expect(image.mimeType).toBe('image/webp');
+    const bytes = Buffer.from(image.data!, 'base64');
+    expect(bytes.length).toBeLessThanOrEqual(IMAGE_PREVIEW_LIMITS.maxBytes);
+    const meta = await sharp(bytes).metadata();
+    expect(meta.format).toBe('webp');
+    expect(meta.height).toBe(IMAGE_PREVIEW_LIMITS.maxSide);
+    expect(meta.width).toBe(Math.round((3136 * IMAGE_PREVIEW_LIMITS.maxSide) / 10256));
+  }, 300_000);
+
+  it('exits 0 when the host closes stdin', async () => {
+    const child = spawn(BIN, ['mcp'], {
+      stdio: ['pipe', 'pipe', 'pipe'],
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: home,
+        VITRINE_CONFIG_DIR: home,
+        VITRINE_URL: t.baseUrl,
+        VITRINE_API_KEY: key,
+      },
+    });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    // The SDK's own framing over the child's pipes; unlike StdioClientTransport.close, ending
+    // stdin here sends no signal after a grace period, so the exit code is the server's own.
+    const readBuffer = new ReadBuffer();
+    const transport: Transport = {
+      async start() {
+        child.stdout.on('data', (chunk: Buffer) => {
+          readBuffer.append(chunk);
+          for (let message = readBuffer.readMessage(); message; message = readBuffer.readMessage()) {
+            transport.onmessage?.(message);
+          }
+        });
+      },
+      async send(message: JSONRPCMessage) {
+        child.stdin.write(serializeMessage(message));
+      },
+      async close() {
+        child.stdin.end();
+      },
+    };
+    const host = new Client({ name: 'vitrine-exit-test', version: '1.0.0' });
+    await host.connect(transport);
+    expect((await host.listTools()).tools).toHaveLength(4);
+    child.stdin.end();
+    expect(await exited, stderr).toBe(0);
+    expect(stderr).not.toMatch(/unsettled|Warning/);
+  }, 120_000);
 
   it('reports the service error as a tool error, and lists backgrounds', async () => {
     const refused = await client.callTool({ name: 'capture', arguments: { url: 'http://169.254.169.254/' } });

@@ -130,6 +130,10 @@ export const ROUTE_SECURITY_CASES: Partial<Record<RouteId, RouteCase>> = {
     valid: (w) => byProjectId(w, w.owner),
     foreign: (w) => byProjectId(w, w.other),
   },
+  getProjectSigningSecret: {
+    valid: (w) => byProjectId(w, w.owner),
+    foreign: (w) => byProjectId(w, w.other),
+  },
   getUsage: { valid: async () => ({}), foreign: NO_ACCOUNT_IDS },
   createDeviceCode: {
     valid: async () => ({ body: { client_name: 'security suite' } }),

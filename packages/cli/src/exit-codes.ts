@@ -40,6 +40,7 @@ export const EXIT_CODE_FOR_ERROR: Record<ErrorCode, number> = {
   bad_request: EXIT.usage,
   uri_too_long: EXIT.usage,
   headers_too_large: EXIT.usage,
+  method_not_allowed: EXIT.usage,
   request_timeout: EXIT.tryLater,
   unauthorized: EXIT.unauthorized,
   signature_invalid: EXIT.unauthorized,

@@ -5,15 +5,15 @@ import {
   BACKGROUND_THEMES,
   type CaptureResult,
   captureRequestSchema,
+  IMAGE_PREVIEW_LIMITS,
   jobParamsSchema,
+  previewUrlOf,
   rawCaptureRequestSchema,
 } from '@vitrine/contract';
 import { z } from 'zod';
 import { type ApiClient, ApiError } from './api-client.ts';
 import { CliError } from './exit-codes.ts';
 
-/** Images larger than this are linked, not embedded, in a tool result. */
-const MAX_EMBEDDED_IMAGE_BYTES = 8 * 1024 * 1024;
 const CAPTURE_TIMEOUT_MS = 300_000;
 
 const includeImage = z
@@ -49,33 +49,51 @@ function failure(error: unknown): ToolResult {
   return { isError: true, content: [{ type: 'text', text }] };
 }
 
+/**
+ * The image for the host: the render itself when it fits the contract's preview limits (longest
+ * side 1568 px, 1 MB), else the server's downscaled WebP preview with a note saying so; hosts
+ * refuse larger images. Null (and a note) when neither could be fetched.
+ */
+async function imageForHost(
+  client: ApiClient,
+  result: CaptureResult,
+): Promise<{ image: Content | null; note: string | null }> {
+  const { maxSide, maxBytes } = IMAGE_PREVIEW_LIMITS;
+  if (Math.max(result.width, result.height) <= maxSide) {
+    const { bytes, contentType } = await client.download(result.url);
+    if (bytes.length <= maxBytes) {
+      const mimeType = contentType ?? `image/${result.format === 'jpg' ? 'jpeg' : result.format}`;
+      return { image: { type: 'image', data: bytes.toString('base64'), mimeType }, note: null };
+    }
+  }
+  const full = `the full ${result.width}x${result.height} image is at ${result.url}`;
+  const previewUrl = previewUrlOf(result.url);
+  try {
+    if (previewUrl === null) throw new Error('no preview URL');
+    const { bytes } = await client.download(previewUrl);
+    return {
+      image: { type: 'image', data: bytes.toString('base64'), mimeType: 'image/webp' },
+      note: `The attached image is a preview downscaled to at most ${maxSide} px on its longest side and ${maxBytes / 1_000_000} MB (WebP); ${full}.`,
+    };
+  } catch {
+    return { image: null, note: `The image is too large to attach; ${full}.` };
+  }
+}
+
 async function captureContent(
   client: ApiClient,
   result: CaptureResult,
   withImage: boolean | undefined,
 ): Promise<ToolResult> {
+  const { image, note } = withImage ? await imageForHost(client, result) : { image: null, note: null };
   const content: Content[] = [
     {
       type: 'text',
-      text: `Image URL: ${result.url}\n${result.width}x${result.height} ${result.format}, ${result.credits_used} credits${result.cached ? ' (cached)' : ''}${result.warnings.length > 0 ? `\nWarnings: ${result.warnings.join('; ')}` : ''}`,
+      text: `Image URL: ${result.url}\n${result.width}x${result.height} ${result.format}, ${result.credits_used} credits${result.cached ? ' (cached)' : ''}${result.warnings.length > 0 ? `\nWarnings: ${result.warnings.join('; ')}` : ''}${note ? `\n${note}` : ''}`,
     },
     { type: 'text', text: JSON.stringify(result) },
   ];
-  if (withImage) {
-    const { bytes, contentType } = await client.download(result.url);
-    if (bytes.length <= MAX_EMBEDDED_IMAGE_BYTES) {
-      content.push({
-        type: 'image',
-        data: bytes.toString('base64'),
-        mimeType: contentType ?? `image/${result.format === 'jpg' ? 'jpeg' : result.format}`,
-      });
-    } else {
-      content.push({
-        type: 'text',
-        text: `The image is ${bytes.length} bytes, too large to embed; fetch it from the URL.`,
-      });
-    }
-  }
+  if (image) content.push(image);
   return { content };
 }
 
@@ -166,11 +184,26 @@ export function createMcpServer(client: ApiClient, version: string): McpServer {
   return server;
 }
 
-/** Serves MCP on stdin/stdout until the client closes the stream. */
+/**
+ * Serves MCP on stdin/stdout until the host closes stdin. The SDK's stdio transport does not
+ * watch for the end of its input, so the wait below never settled and Node ended the process
+ * with exit code 13 ("unsettled top-level await"): every host logged a failed server at the end
+ * of each session. The end (or close) of stdin now closes the server, and the command exits 0.
+ */
 export async function serveMcp(client: ApiClient, version: string): Promise<void> {
   const server = createMcpServer(client, version);
-  await server.connect(new StdioServerTransport());
-  await new Promise<void>((resolve) => {
+  const input = process.stdin;
+  const closed = new Promise<void>((resolve) => {
     server.server.onclose = () => resolve();
   });
+  const close = () => void server.close().catch(() => undefined);
+  input.once('end', close);
+  input.once('close', close);
+  try {
+    await server.connect(new StdioServerTransport(input, process.stdout));
+    await closed;
+  } finally {
+    input.off('end', close);
+    input.off('close', close);
+  }
 }

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { CAPTURE_DEFAULTS as D } from './capture-defaults.ts';
 import { composeFieldsShape } from './compose-fields.ts';
 import { idSchema, timestampSchema } from './ids.ts';
+import { WEBHOOK_VERIFICATION_SUMMARY } from './webhooks.ts';
 
 export const OUTPUT_FORMATS = ['png', 'webp', 'jpg'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
@@ -143,7 +144,7 @@ export const asyncFieldsShape = {
     .min(1)
     .max(2048)
     .optional()
-    .meta({ description: 'Receives the job result (with async)' }),
+    .meta({ description: `Receives the job result (with async). ${WEBHOOK_VERIFICATION_SUMMARY}` }),
 };
 
 /** POST /v1/capture: every field of interface.md 4.6. */

@@ -33,6 +33,11 @@ export const ERROR_CODES = {
   forbidden_scope: { status: 403, description: 'The key lacks the scope; `details.required_scope`.' },
   target_not_allowed: { status: 403, description: 'The URL is refused by the network policy.' },
   not_found: { status: 404, description: 'Unknown id, or one owned by another account.' },
+  method_not_allowed: {
+    status: 405,
+    description:
+      'The path exists but not with this method; the `Allow` header (and `details.allow`) lists its methods.',
+  },
   conflict: { status: 409, description: 'The account already has a project for that domain.' },
   expired_token: {
     status: 410,

@@ -68,7 +68,9 @@ export const projectIdParamsSchema = z.strictObject({ id: idSchema('project') })
 export const projectResponseSchema = z.object({ project: projectSchema });
 export const createProjectResponseSchema = z.object({
   project: projectSchema,
-  signing_secret: z.string().meta({ description: 'Shown once; signs GET URLs and webhooks' }),
+  signing_secret: z.string().meta({
+    description: 'Signs GET URLs and webhooks; read it again at GET /v1/projects/{id}/signing-secret',
+  }),
 });
 export const projectListResponseSchema = z.object({ projects: z.array(projectSchema) });
 export const successResponseSchema = z.object({ success: z.boolean() });
@@ -76,6 +78,20 @@ export const brandStatusResponseSchema = z.object({
   project: projectSchema,
   status: z.enum(BRAND_STATUSES),
   brand: brandSchema.nullable(),
+});
+/** `whsec_` + base64 of the secret's UTF-8 bytes: the form Standard Webhooks libraries take. */
+export function webhookSecretOf(signingSecret: string): string {
+  // btoa and TextEncoder, not Buffer: the contract also runs in the browser (the playground).
+  return `whsec_${btoa(String.fromCharCode(...new TextEncoder().encode(signingSecret)))}`;
+}
+export const signingSecretResponseSchema = z.object({
+  signing_secret: z.string().meta({
+    description: 'Signs GET URLs (the HMAC key is this string as UTF-8) and the webhooks of this project',
+  }),
+  webhook_secret: z.string().meta({
+    description:
+      "`whsec_` + base64(signing_secret): give this to a Standard Webhooks verifier (e.g. npm `standardwebhooks`) to check this project's webhooks",
+  }),
 });
 export const rotateSigningSecretResponseSchema = z.object({
   signing_secret: z.string(),

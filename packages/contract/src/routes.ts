@@ -40,6 +40,7 @@ import {
   projectListResponseSchema,
   projectResponseSchema,
   rotateSigningSecretResponseSchema,
+  signingSecretResponseSchema,
   successResponseSchema,
   updateProjectBodySchema,
 } from './projects.ts';
@@ -261,6 +262,19 @@ export const ROUTES = defineRoutes({
     rateLimit: 'default',
     params: projectIdParamsSchema,
     success: { status: 202, schema: projectResponseSchema, description: 'Extraction queued' },
+    errors: ['not_found', 'invalid_params'],
+  },
+  getProjectSigningSecret: {
+    operationId: 'getProjectSigningSecret',
+    method: 'GET',
+    path: '/v1/projects/:id/signing-secret',
+    summary:
+      "A project's current signing secret, and the `whsec_` form a Standard Webhooks verifier takes (the default project's too)",
+    tag: 'Projects',
+    access: scope('projects'),
+    rateLimit: 'default',
+    params: projectIdParamsSchema,
+    success: { status: 200, schema: signingSecretResponseSchema, description: 'The secret' },
     errors: ['not_found', 'invalid_params'],
   },
   rotateProjectSigningSecret: {

@@ -45,6 +45,7 @@ import { createUsersRepository } from './db/users-repository.ts';
 import { createWebSessionsRepository } from './db/web-sessions-repository.ts';
 import { configureSharp } from './encode/configure-sharp.ts';
 import { decodeToRaw } from './encode/decode-image.ts';
+import { previewImage } from './encode/preview-image.ts';
 import { buildHttpServer, closeHttpServer } from './http/build-http-server.ts';
 import { registerCdnRoutes } from './http/cdn-routes.ts';
 import { createMetrics } from './http/metrics.ts';
@@ -420,7 +421,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       ...(redis ? { redis: async () => void (await redis.ping()) } : {}),
     },
   });
-  registerCdnRoutes(http, { blobStore });
+  registerCdnRoutes(http, { blobStore, preview: (encoded) => previewImage(encoded) });
   registerBackgroundAssetRoutes(http, { catalogue: BACKGROUND_CATALOGUE, cache: backgroundRenders });
   registerBackgroundsPage(http, { catalogue: BACKGROUND_CATALOGUE });
   await registerWebPages(http, {

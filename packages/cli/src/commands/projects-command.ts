@@ -103,6 +103,21 @@ export function addProjectsCommand(program: Command, context: CliContext): void 
     });
 
   projects
+    .command('secret')
+    .description(
+      "Print a project's signing secret; --webhook prints the whsec_ form a Standard Webhooks verifier takes",
+    )
+    .argument('<id>', 'prj_... (the default project: see `vitrine projects ls`)')
+    .option('--webhook', 'print webhook_secret (whsec_ + base64 of the signing secret)')
+    .option('--json', 'print JSON')
+    .action(async (id: string, options: { webhook?: boolean; json?: boolean }) => {
+      checkProjectId(id);
+      const { body } = await clientOf(context).call('getProjectSigningSecret', { params: { id } });
+      if (options.json) return print(context, body);
+      print(context, options.webhook ? body.webhook_secret : body.signing_secret);
+    });
+
+  projects
     .command('rotate-secret')
     .description('Issue a new signing secret (the previous one stays valid for 24 hours)')
     .argument('<id>', 'prj_...')

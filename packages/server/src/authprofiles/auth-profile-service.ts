@@ -206,8 +206,8 @@ export function createAuthProfileService(deps: AuthProfileServiceDeps) {
 
   /**
    * POST /{id}/test: loads `url` with the profile through `probe`; ok when the page answered
-   * below 400 and carried at least one profile cookie. A page that cannot be loaded is a failed
-   * test, not an error of the request. `checkTarget` (the network policy's DNS check, 403) runs
+   * below 400 and carried at least one profile cookie. A page that fails to render is a failed
+   * test, not an error of the request; a target that cannot be reached is 422 `target_unreachable`. `checkTarget` (the network policy's DNS check, 403) runs
    * after the domain check, as for a capture.
    */
   async function test(
@@ -228,6 +228,9 @@ export function createAuthProfileService(deps: AuthProfileServiceDeps) {
       ({ httpStatus, cookiesSent, finalUrl } = await probe(url.href, auth, signal));
     } catch (error) {
       if (!(error instanceof AppError && error.code === 'capture_failed')) throw error;
+      // A target that could not be reached (refused by the network policy or down: one answer)
+      // says nothing about the login, so it is the request's 422 and the profile stays as it was.
+      if (error.details?.reason === 'target_unreachable') throw error;
     }
     const ok = httpStatus !== null && httpStatus < 400 && cookiesSent > 0;
     await profiles.markUsed(userId, id, isoNow(clock), { ok, version: auth.version });

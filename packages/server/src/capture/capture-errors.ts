@@ -37,9 +37,14 @@ export function navigationError(error: unknown, timeoutMs: number): AppError {
     });
   }
   if (/net::ERR_|NS_ERROR_|Download is starting|interrupted by another navigation/i.test(text)) {
-    return captureFailed('target_unreachable', 'The target could not be reached', { cause: error });
+    return targetUnreachable(error);
   }
   return renderFailed(error);
+}
+
+/** The one answer for a target that could not be reached, refused and failed alike. */
+export function targetUnreachable(cause?: unknown): AppError {
+  return captureFailed('target_unreachable', 'The target could not be reached', { cause });
 }
 
 /** Any other failure inside the browser: a crashed or closed page, a protocol error. */

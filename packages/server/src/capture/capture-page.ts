@@ -6,9 +6,10 @@ import { AppError } from '../errors/app-error.ts';
 import { sleep } from './abort-race.ts';
 import type { BlockLists } from './block-lists.ts';
 import type { BrowserPool, PageLease, RunOptions } from './browser-pool.ts';
-import { captureFailed, navigationError, renderFailed } from './capture-errors.ts';
+import { captureFailed, navigationError, renderFailed, targetUnreachable } from './capture-errors.ts';
 import { type ElementChooser, resolveElement } from './element/resolve-element.ts';
 import { animationWarnings } from './finish-animations.ts';
+import { watchMainFrameRefusal } from './main-frame-refusal.ts';
 import { applyPageAuth, type PageAuth } from './page-auth.ts';
 import type { PageCapture, PageCaptureOptions } from './page-capture-options.ts';
 import { captureStylesheet, elementBox, settlePage } from './page-stabilisation.ts';
@@ -187,12 +188,17 @@ async function loadAndShoot(
   const { page, cdp, signal } = lease;
   const { rules, lists, scripts, timings, warnings, phase } = run;
 
+  const refusal = watchMainFrameRefusal(page);
   try {
     await page.goto(options.url, { waitUntil: 'load', timeout: settings.navigationTimeoutMs });
   } catch (error) {
     if (signal.aborted) throw signal.reason;
-    throw navigationError(error, settings.navigationTimeoutMs);
+    // A redirect into a refused https target fails the navigation itself: same answer as below.
+    throw refusal.refused() ? targetUnreachable(error) : navigationError(error, settings.navigationTimeoutMs);
   }
+  // The page (or a redirect) sent the top-level document to the proxy's refusal: nothing of the
+  // target is on screen, so there is nothing to charge for.
+  if (refusal.refused()) throw targetUnreachable();
   const loadedAt = performance.now();
   phase('navigation');
   // A full page (or an element search) scrolls through the page and rasters all of it: a spare
@@ -288,6 +294,8 @@ async function loadAndShoot(
       captureBeyondViewport: clip !== undefined,
       ...(clip ? { clip: { ...clip, scale: 1 } } : {}),
     });
+    // A meta refresh or a script may have moved the page onto a refusal while it settled.
+    if (refusal.refused()) throw targetUnreachable();
     const png = Buffer.from(shot.data, 'base64');
     phase('capture');
     if (largeShot) lease.loaded();

@@ -1,6 +1,7 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import type { PageLease } from './browser-pool.ts';
-import { navigationError, renderFailed } from './capture-errors.ts';
+import { navigationError, renderFailed, targetUnreachable } from './capture-errors.ts';
+import { watchMainFrameRefusal } from './main-frame-refusal.ts';
 
 /**
  * A login to load a page with (an auth profile's state): cookies for the context's jar, and
@@ -90,11 +91,14 @@ export async function probePageAuth(
 ): Promise<AuthProbeResult> {
   await applyPageAuth(lease.context, lease.page, auth);
   let response: Awaited<ReturnType<Page['goto']>>;
+  // A page that ends on the egress proxy's refusal was not reached: its status is the proxy's.
+  const refusal = watchMainFrameRefusal(lease.page);
   try {
     response = await lease.page.goto(url, { waitUntil: 'domcontentloaded', timeout: navigationTimeoutMs });
+    if (refusal.refused()) throw targetUnreachable();
   } catch (error) {
     if (lease.signal.aborted) throw lease.signal.reason;
-    throw navigationError(error, navigationTimeoutMs);
+    throw refusal.refused() ? targetUnreachable(error) : navigationError(error, navigationTimeoutMs);
   }
   lease.loaded();
   if (!response) return { httpStatus: null, cookiesSent: 0, finalUrl: null };

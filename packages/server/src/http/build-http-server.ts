@@ -1,4 +1,5 @@
 import swagger from '@fastify/swagger';
+import { WEBHOOK_VERIFICATION_GUIDE } from '@vitrine/contract';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import {
   jsonSchemaTransform,
@@ -9,11 +10,14 @@ import {
 import { ulid } from 'ulid';
 import { AppError } from '../errors/app-error.ts';
 import { registerApiReference } from '../web/api-reference.ts';
+import { collectAllowedMethods } from './allowed-methods.ts';
+import { ignoreEmptyBodies } from './empty-body.ts';
 import { sendError } from './error-response.ts';
 import { answerClientError, routerError } from './framework-errors.ts';
 import type { Metrics } from './metrics.ts';
 import { registerRoutes } from './register-routes.ts';
 import type { RouteHandlers } from './route-handler.ts';
+import { drainUnreadBodies } from './unread-body.ts';
 
 export interface HttpServerOptions {
   logger: FastifyBaseLogger;
@@ -30,6 +34,12 @@ export interface HttpServerOptions {
 }
 
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/**
+ * The most of an unread body read and discarded so an early answer (413, 401) reaches a client
+ * that writes its whole body before reading (unread-body.ts); 64 MiB, 256 times the body limit.
+ */
+const MAX_DRAIN_BYTES = 64 * 1024 * 1024;
 
 /** Builds the Fastify app: the contract's routes plus health, metrics, OpenAPI and /docs. */
 export async function buildHttpServer(options: HttpServerOptions): Promise<FastifyInstance> {
@@ -58,6 +68,10 @@ export async function buildHttpServer(options: HttpServerOptions): Promise<Fasti
     },
   });
   app.server.headersTimeout = 30_000;
+  // Before any route: it learns every path's methods for 405 and OPTIONS.
+  const allowedMethods = collectAllowedMethods(app);
+  ignoreEmptyBodies(app);
+  drainUnreadBodies(app, MAX_DRAIN_BYTES);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.decorateRequest('principal', null);
@@ -87,14 +101,15 @@ export async function buildHttpServer(options: HttpServerOptions): Promise<Fasti
   });
   app.setErrorHandler((error, request, reply) => sendError(error, request, reply));
   app.setNotFoundHandler((request, reply) =>
-    sendError(
-      // The path is not repeated: answers never echo the request (a hostile path would come back).
-      new AppError(
-        'not_found',
-        `No ${request.method} route at this path; the routes are listed at /v1/openapi.json`,
-      ),
+    allowedMethods.answer(
       request,
       reply,
+      // The path is not repeated: answers never echo the request (a hostile path would come back).
+      () =>
+        new AppError(
+          'not_found',
+          `No ${request.method} route at this path; the routes are listed at /v1/openapi.json`,
+        ),
     ),
   );
 
@@ -104,8 +119,7 @@ export async function buildHttpServer(options: HttpServerOptions): Promise<Fasti
       info: {
         title: 'Vitrine API',
         version: options.version,
-        description:
-          'Capture a web page, compose styling around it, store it, get its URL. Design a look by eye and copy the call in the [playground](/playground).',
+        description: `Capture a web page, compose styling around it, store it, get its URL. Design a look by eye and copy the call in the [playground](/playground).\n\n${WEBHOOK_VERIFICATION_GUIDE}`,
       },
       servers: [{ url: options.publicUrl }],
       components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' } } },

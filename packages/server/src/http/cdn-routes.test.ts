@@ -6,6 +6,7 @@ import { ulid } from 'ulid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startS3rver, type TestS3Server } from '../../../../test/storage/s3rver.ts';
 import { encodeImage } from '../encode/encode-image.ts';
+import { previewImage } from '../encode/preview-image.ts';
 import { AppError } from '../errors/app-error.ts';
 import { type BlobStore, contentEtag } from '../storage/blob-store.ts';
 import { createCachedBlobStore } from '../storage/cached-blob-store.ts';
@@ -60,7 +61,7 @@ async function startCdnApp(store: BlobStore): Promise<{ app: FastifyInstance; ba
   app.setNotFoundHandler((request, reply) =>
     sendError(new AppError('not_found', `No route ${request.method} ${request.url}`), request, reply),
   );
-  registerCdnRoutes(app, { blobStore: store });
+  registerCdnRoutes(app, { blobStore: store, preview: (encoded) => previewImage(encoded) });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
@@ -100,6 +101,24 @@ describe.each(STORES)('CDN route on $name', (storeCase) => {
     await app?.close();
     await store?.close();
     await cleanup?.();
+  });
+
+  it('serves a WebP preview of a render, made once and stored, 404 for an unknown render', async () => {
+    const res = await fetch(`${baseUrl}/cdn/preview/${id}.png`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('image/webp');
+    expect(res.headers.get('cache-control')).toBe(IMMUTABLE_CACHE_CONTROL);
+    const bytes = Buffer.from(await res.arrayBuffer());
+    expect(bytes.subarray(8, 12).toString('latin1')).toBe('WEBP');
+    const stored = await store.get(`previews/${id}.webp`);
+    expect(stored && Buffer.compare(stored.data, bytes)).toBe(0);
+    const again = await fetch(`${baseUrl}/cdn/preview/${id}.png`, {
+      headers: { 'if-none-match': res.headers.get('etag') ?? '' },
+    });
+    expect(again.status).toBe(304);
+    const missing = await fetch(`${baseUrl}/cdn/preview/cap_${ulid()}.png`);
+    expect(missing.status).toBe(404);
+    expect((await fetch(`${baseUrl}/cdn/preview/not-a-render.png`)).status).toBe(404);
   });
 
   it('serves the bytes with type, length, a strong etag and immutable caching', async () => {

@@ -10,6 +10,8 @@ export interface CdnRouteDeps {
    * hot images are served from memory (render keys never change content).
    */
   blobStore: BlobStore;
+  /** Makes the preview of a render's bytes (encode/preview-image.ts): WebP within the preview limits. */
+  preview: (encoded: Uint8Array) => Promise<Buffer>;
 }
 
 /** A render never changes once stored (its id is new for every render), so caches keep it for a year. */
@@ -84,6 +86,30 @@ export function registerCdnRoutes(app: FastifyInstance, deps: CdnRouteDeps): voi
       const etag = validators(reply, meta);
       if (ifNoneMatchMatches(request.headers['if-none-match'], etag)) return reply.code(304).send();
       return reply.headers({ 'content-type': meta.contentType, 'content-length': meta.size }).send();
+    },
+  );
+
+  // `GET /cdn/preview/{id}.{ext}`: the render made small enough to hand to a language model (the
+  // MCP server's include_image), as WebP. Made once on the first request and stored beside the
+  // render, so later requests cost one store read, as the render's own URL does.
+  app.get<{ Params: FileParams }>(
+    '/cdn/preview/:file',
+    options,
+    async (request: FastifyRequest<{ Params: FileParams }>, reply: FastifyReply) => {
+      const parsed = parseRenderFile(request.params.file);
+      if (parsed === null) throw notFound(reply);
+      const key = `previews/${parsed.id}.webp`;
+      let blob = await blobStore.get(key);
+      if (blob === null) {
+        const render = await blobStore.get(renderKey(parsed.id, parsed.ext));
+        if (render === null) throw notFound(reply);
+        const data = await deps.preview(render.data);
+        const meta = await blobStore.put(key, data, { contentType: 'image/webp' });
+        blob = { ...meta, data };
+      }
+      const etag = validators(reply, blob);
+      if (ifNoneMatchMatches(request.headers['if-none-match'], etag)) return reply.code(304).send();
+      return reply.headers({ 'content-type': 'image/webp', 'content-length': blob.size }).send(blob.data);
     },
   );
 

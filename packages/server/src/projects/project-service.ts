@@ -183,6 +183,15 @@ export function createProjectService(deps: ProjectServiceDeps) {
   }
 
   /**
+   * The current signing secret, for its owner (scope `projects`): the default project is made
+   * without one being shown, and a webhook verifier needs it. Reading it does not rotate it.
+   */
+  async function signingSecret(userId: string, id: string): Promise<string> {
+    const row = await findOrThrow(userId, id);
+    return sealedBox.open(row.signing_secret_sealed, row.id);
+  }
+
+  /**
    * The secrets that currently verify signatures for a project: the current one, and the
    * previous one during its overlap window.
    */
@@ -204,6 +213,7 @@ export function createProjectService(deps: ProjectServiceDeps) {
     makeDefault,
     ensureDefault,
     rotateSigningSecret,
+    signingSecret,
     refreshBrand,
     validSigningSecrets,
     get: async (userId: string, id: string) => toProject(await findOrThrow(userId, id)),

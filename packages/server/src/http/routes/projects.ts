@@ -1,3 +1,4 @@
+import { webhookSecretOf } from '@vitrine/contract';
 import type { Credits } from '../../billing/credits.ts';
 import type { ProjectService } from '../../projects/project-service.ts';
 import type { RouteHandlers } from '../route-handler.ts';
@@ -13,6 +14,7 @@ type ProjectHandlers = Pick<
   | 'getProjectBrandStatus'
   | 'refreshProjectBrand'
   | 'rotateProjectSigningSecret'
+  | 'getProjectSigningSecret'
 >;
 
 export function projectHandlers(projects: ProjectService): ProjectHandlers {
@@ -42,6 +44,10 @@ export function projectHandlers(projects: ProjectService): ProjectHandlers {
     refreshProjectBrand: async ({ principal, params }) => ({
       project: await projects.refreshBrand(principal.userId, params.id),
     }),
+    getProjectSigningSecret: async ({ principal, params }) => {
+      const secret = await projects.signingSecret(principal.userId, params.id);
+      return { signing_secret: secret, webhook_secret: webhookSecretOf(secret) };
+    },
     rotateProjectSigningSecret: async ({ principal, params }) => {
       const { signingSecret, previousExpiresAt } = await projects.rotateSigningSecret(
         principal.userId,
