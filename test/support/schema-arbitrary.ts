@@ -89,14 +89,14 @@ export function arbitraryFor(
       });
     case 'object': {
       const properties = (schema.properties ?? {}) as Record<string, Schema>;
-      // `anyOf` of `required` lists (url or site): one of them, chosen, is required too.
-      const choices = ((schema.anyOf as { required?: string[] }[] | undefined) ?? []).map(
-        (b) => b.required ?? [],
-      );
-      if (choices.length > 0) {
-        const { anyOf: _, ...rest } = schema;
+      // `if: {not: {required: A}}, then: {required: B}` (url unless site): A or B, chosen, is
+      // required too.
+      const unless = (schema.if as { not?: { required?: string[] } } | undefined)?.not?.required;
+      const then = (schema.then as { required?: string[] } | undefined)?.required;
+      if (unless && then) {
+        const { if: _if, then: _then, ...rest } = schema;
         return fc
-          .constantFrom(...choices)
+          .constantFrom(unless, then)
           .chain((chosen) =>
             recurse({ ...rest, required: [...((schema.required as string[] | undefined) ?? []), ...chosen] }),
           );

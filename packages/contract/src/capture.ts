@@ -107,11 +107,14 @@ const FULL_PAGE_ON = { required: ['full_page'], properties: { full_page: { const
 
 /**
  * Combinations of the target fields the server refuses with 400 (captures/resolve-page.ts), in
- * JSON Schema so that a client reading the document can see them. `url` or `site` is required
- * (`anyOf`), which the object's own `required` cannot say.
+ * JSON Schema so that a client reading the document can see them. `url` is required unless
+ * `site` is given (`if`/`then`, which the object's own `required` cannot say; an `anyOf` of two
+ * `required` lists would say it too, but openapi-typescript turns that into `unknown`).
  */
 const TARGET_RULES = {
-  anyOf: [{ required: ['url'] }, { required: ['site'] }],
+  if: { not: { required: ['site'] } },
+  // biome-ignore lint/suspicious/noThenProperty: JSON Schema's `then` keyword, never awaited
+  then: { required: ['url'] },
   dependentSchemas: {
     element: {
       not: {
@@ -189,7 +192,9 @@ export const captureRequestSchema = z
   .meta({
     id: 'CaptureRequest',
     description: `Rules besides the fields' own: ${TARGET_RULES_TEXT} \`webhook_url\` requires \`async: true\`.`,
-    anyOf: TARGET_RULES.anyOf,
+    if: TARGET_RULES.if,
+    // biome-ignore lint/suspicious/noThenProperty: JSON Schema's `then` keyword, never awaited
+    then: TARGET_RULES.then,
     dependentSchemas: {
       ...TARGET_RULES.dependentSchemas,
       webhook_url: { required: ['async'], properties: { async: { const: true } } },

@@ -893,7 +893,7 @@ export interface components {
             /** @description Receives the job result (with async) */
             webhook_url?: string;
             zoom?: number;
-        } | unknown | unknown;
+        };
         CaptureResult: {
             ai_decisions: {
                 [key: string]: unknown;
@@ -1075,7 +1075,7 @@ export interface components {
             };
             /** @description Milliseconds to wait after load (0-30000), or a CSS selector to wait for (max 10 s) */
             wait_for?: number | string;
-        } | unknown | unknown;
+        };
         Usage: {
             credits_monthly: number;
             credits_remaining: number;
