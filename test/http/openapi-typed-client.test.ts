@@ -141,6 +141,11 @@ describe('a typed client generated from /v1/openapi.json', () => {
     const created = await api.POST('/v1/capture', { body: { url, background_style: 'none', padding: 0 } });
     expectDocumented(created, '/v1/capture', 'POST', 201);
 
+    // The generated body type is the capture's own (not `unknown`): tsc refuses a wrong field.
+    // @ts-expect-error padding is a number
+    const wrong = await api.POST('/v1/capture', { body: { url, padding: 'wide' } });
+    expectDocumented(wrong, '/v1/capture', 'POST', 400);
+
     const query = { url, bg: 'ocean', format: 'webp', width: 320 } as const;
     const json = await api.GET('/v1/capture', { params: { query } });
     expectDocumented(json, '/v1/capture', 'GET', 201);
