@@ -51,6 +51,38 @@ describe('the published shape of @vitrine/sdk', () => {
     }
   });
 
+  it("type-checks in a consumer's strict TypeScript project, library checks included", async () => {
+    fs.writeFileSync(
+      path.join(work, 'typed.ts'),
+      [
+        "import { Vitrine, type CaptureResult, VitrineError } from '@vitrine/sdk';",
+        "const client = new Vitrine({ baseUrl: 'http://127.0.0.1:9', retry: { retries: 1 } });",
+        "export const shot: Promise<CaptureResult> = client.capture({ url: 'https://example.com', padding: 8 });",
+        "export const isError = (e: unknown) => e instanceof VitrineError && e.code === 'not_found';",
+        '',
+      ].join('\n'),
+    );
+    fs.writeFileSync(
+      path.join(work, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          target: 'es2022',
+          module: 'nodenext',
+          moduleResolution: 'nodenext',
+          strict: true,
+          skipLibCheck: false,
+          noEmit: true,
+          types: ['node'],
+          typeRoots: [path.resolve(import.meta.dirname, '../../node_modules/@types')],
+        },
+        files: ['typed.ts'],
+      }),
+    );
+    const tsc = path.resolve(import.meta.dirname, '../../node_modules/typescript/bin/tsc');
+    const result = await run(process.execPath, [tsc, '-p', work]).catch((error) => error);
+    expect(`${result.stdout ?? ''}${result.stderr ?? ''}`).toBe('');
+  });
+
   it('is importable by name from node_modules, as a consumer would', async () => {
     fs.writeFileSync(path.join(work, 'package.json'), '{"type": "module", "private": true}\n');
     const script = [

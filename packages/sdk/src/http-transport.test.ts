@@ -96,6 +96,14 @@ describe('HttpTransport against a scripted loopback server', () => {
     expect(count).toBe(1);
   });
 
+  it("leaves slow_down to the device login's poller", async () => {
+    reset(() => ({ status: 429, body: envelope('slow_down', { retry_after: 0 }) }));
+    await expect(new HttpTransport({ baseUrl }).send('POST', '/v1/device/token')).rejects.toMatchObject({
+      code: 'slow_down',
+    });
+    expect(count).toBe(1);
+  });
+
   it('never retries other errors, and names an answer that is not the envelope', async () => {
     reset(() => ({ status: 404, body: envelope('not_found') }));
     await expect(new HttpTransport({ baseUrl }).send('GET', '/v1/x')).rejects.toMatchObject({

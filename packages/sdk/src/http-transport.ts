@@ -28,6 +28,8 @@ export interface SendOptions {
   body?: unknown;
   /** Aborts the call, including a wait between retries. */
   signal?: AbortSignal | undefined;
+  /** This call's own limit per attempt, instead of the transport's `timeoutMs`. */
+  timeoutMs?: number | undefined;
 }
 
 export interface Answer<T> {
@@ -73,7 +75,14 @@ export class HttpTransport {
       try {
         return await this.attempt<T>(method, path, options);
       } catch (error) {
-        if (!(error instanceof VitrineError) || !RETRYABLE_STATUSES.has(error.status)) throw error;
+        // `slow_down` (device login) asks the poller to lengthen its own interval: its call, not ours.
+        if (
+          !(error instanceof VitrineError) ||
+          !RETRYABLE_STATUSES.has(error.status) ||
+          error.code === 'slow_down'
+        ) {
+          throw error;
+        }
         const delay = retryDelayMs(retry, error.retryAfter, this.retry);
         if (delay === undefined) throw error;
         await sleep(delay, options.signal);
@@ -86,7 +95,7 @@ export class HttpTransport {
     if (this.options.apiKey) headers.authorization = `Bearer ${this.options.apiKey}`;
     if (this.options.userAgent) headers['user-agent'] = this.options.userAgent;
     if (options.body !== undefined) headers['content-type'] = 'application/json';
-    const timeout = AbortSignal.timeout(this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+    const timeout = AbortSignal.timeout(options.timeoutMs ?? this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
     const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
     let response: Response;
     try {
