@@ -57,6 +57,7 @@ typecheck:
 docs: install
 	@node packages/server/src/docs/generate-docs.ts
 	@node packages/cli/src/docs/generate-cli-docs.ts
+	@node packages/sdk/scripts/generate-openapi-types.ts
 	@node packages/server/scripts/docs-images.ts
 
 bench: install

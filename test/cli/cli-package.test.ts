@@ -65,6 +65,7 @@ describe('the packed CLI', () => {
     const paths = files.map((f) => f.path);
     expect(paths).toContain('dist/main.js');
     expect(paths).toContain('dist/contract/index.js');
+    expect(paths).toContain('dist/sdk/index.js');
     expect(paths.filter((p) => p.endsWith('.ts'))).toEqual([]);
     // postpack removed the build output again: the checkout runs its sources.
     expect(fs.existsSync(path.join(CLI_PACKAGE, 'dist'))).toBe(false);

@@ -4,19 +4,26 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 
 // `npm pack` of the CLI (prepack: `build`, postpack: `clean`). The packed CLI ships compiled
-// JavaScript: Node strips no TypeScript types inside node_modules. The contract package it
-// shares with the server is not published, so its compiled form goes into dist/contract and
-// the CLI's imports of `@vitrine/contract` are pointed there. Nothing outside dist/ is touched,
-// so the checkout (which runs the sources) is never affected by a pack in progress.
+// JavaScript: Node strips no TypeScript types inside node_modules. The workspace packages it
+// uses, the contract (shared with the server, not published) and the SDK, go compiled into
+// dist/contract and dist/sdk, and the CLI's imports of them are pointed there. Nothing outside
+// dist/ is touched, so the checkout (which runs the sources) is never affected by a pack in
+// progress.
 const cli = path.resolve(import.meta.dirname, '..');
 const dist = path.join(cli, 'dist');
-const contractDist = path.join(dist, 'contract');
-const contractProject = path.resolve(cli, '../contract/tsconfig.build.json');
+/** Workspace packages compiled into dist/<folder>, with the CLI's imports of them relinked. */
+const BUNDLED = [
+  {
+    name: '@vitrine/contract',
+    folder: 'contract',
+    project: path.resolve(cli, '../contract/tsconfig.build.json'),
+  },
+  { name: '@vitrine/sdk', folder: 'sdk', project: path.resolve(cli, '../sdk/tsconfig.build.json') },
+];
 const tsc = path.join(
   path.dirname(createRequire(import.meta.url).resolve('typescript/package.json')),
   'bin/tsc',
 );
-const CONTRACT_IMPORT = /(from\s+|import\()'@vitrine\/contract'/g;
 
 function compile(project: string, outDir: string): void {
   execFileSync(process.execPath, [tsc, '-p', project, '--outDir', outDir], { stdio: 'inherit' });
@@ -30,20 +37,21 @@ function jsFiles(dir: string): string[] {
     );
 }
 
-/** Points the compiled CLI's imports of `@vitrine/contract` at dist/contract/index.js. */
-function linkContract(): void {
+/** Points the compiled CLI's imports of a bundled package at dist/<folder>/index.js. */
+function linkBundled(): void {
   for (const file of jsFiles(dist)) {
-    if (file.startsWith(contractDist + path.sep)) continue;
-    let relative = path
-      .relative(path.dirname(file), path.join(contractDist, 'index.js'))
-      .split(path.sep)
-      .join('/');
-    if (!relative.startsWith('.')) relative = `./${relative}`;
-    const code = fs.readFileSync(file, 'utf8');
-    const linked = code.replace(CONTRACT_IMPORT, (_, lead: string) => `${lead}'${relative}'`);
-    if (linked.includes('@vitrine/contract'))
-      throw new Error(`${file}: an import of @vitrine/contract was not linked`);
-    fs.writeFileSync(file, linked);
+    for (const bundled of BUNDLED) {
+      const own = path.join(dist, bundled.folder);
+      if (file.startsWith(own + path.sep)) continue;
+      let relative = path.relative(path.dirname(file), path.join(own, 'index.js')).split(path.sep).join('/');
+      if (!relative.startsWith('.')) relative = `./${relative}`;
+      const pattern = new RegExp(`(from\\s+|import\\()'${bundled.name.replace('/', '\\/')}'`, 'g');
+      const code = fs.readFileSync(file, 'utf8');
+      const linked = code.replace(pattern, (_, lead: string) => `${lead}'${relative}'`);
+      if (linked.includes(`'${bundled.name}'`))
+        throw new Error(`${file}: an import of ${bundled.name} was not linked`);
+      if (linked !== code) fs.writeFileSync(file, linked);
+    }
   }
 }
 
@@ -53,12 +61,14 @@ function clean(): void {
 
 function build(): void {
   clean();
-  compile(contractProject, contractDist);
+  for (const bundled of BUNDLED) compile(bundled.project, path.join(dist, bundled.folder));
   compile(path.join(cli, 'tsconfig.build.json'), dist);
-  linkContract();
-  // The contract's declarations were needed to type-check the CLI, not to run it.
-  for (const entry of fs.readdirSync(contractDist)) {
-    if (entry.endsWith('.d.ts')) fs.rmSync(path.join(contractDist, entry));
+  linkBundled();
+  // The bundled packages' declarations were needed to type-check the CLI, not to run it.
+  for (const bundled of BUNDLED) {
+    for (const file of jsFiles(path.join(dist, bundled.folder)).map((f) => f.replace(/\.js$/, '.d.ts'))) {
+      fs.rmSync(file, { force: true });
+    }
   }
 }
 

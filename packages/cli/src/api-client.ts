@@ -1,10 +1,5 @@
-import {
-  type ErrorCode,
-  errorEnvelopeSchema,
-  ROUTES,
-  type RouteDefinition,
-  type RouteId,
-} from '@vitrine/contract';
+import { type ErrorCode, ROUTES, type RouteDefinition, type RouteId } from '@vitrine/contract';
+import { type Answer, HttpTransport, VitrineError } from '@vitrine/sdk';
 import type { z } from 'zod';
 import { CliError, EXIT, EXIT_CODE_FOR_ERROR } from './exit-codes.ts';
 
@@ -51,6 +46,13 @@ export interface ApiAnswer<R extends RouteId> {
 
 const DEFAULT_TIMEOUT_MS = 60_000;
 
+function contractMismatch(route: RouteDefinition): CliError {
+  return new CliError(
+    `The server's answer to ${route.method} ${route.path} does not match this CLI's contract (is the server a different version?)`,
+    EXIT.unexpected,
+  );
+}
+
 export interface ApiClient {
   readonly baseUrl: string;
   call<R extends RouteId>(route: R, options?: CallOptions<R>): Promise<ApiAnswer<R>>;
@@ -58,16 +60,35 @@ export interface ApiClient {
   download(url: string, timeoutMs?: number): Promise<{ bytes: Buffer; contentType: string | null }>;
 }
 
-function unreachable(baseUrl: string, error: unknown): CliError {
-  const reason =
-    error instanceof Error && error.name === 'TimeoutError' ? 'it did not answer in time' : 'no answer';
-  return new CliError(`Cannot reach the Vitrine server at ${baseUrl} (${reason})`, EXIT.unreachable);
+/**
+ * The CLI's error for a failed call: the service's envelope as ApiError (its exit code follows
+ * the error code), anything else as the CLI's own message.
+ */
+function cliErrorOf(baseUrl: string, error: unknown): unknown {
+  if (!(error instanceof VitrineError)) return error;
+  switch (error.code) {
+    case 'network_error':
+      return new CliError(`Cannot reach the Vitrine server at ${baseUrl} (no answer)`, EXIT.unreachable);
+    case 'timeout':
+      return new CliError(
+        `Cannot reach the Vitrine server at ${baseUrl} (it did not answer in time)`,
+        EXIT.unreachable,
+      );
+    case 'unexpected_response':
+      return new CliError(`The server answered ${error.status} without an error message`, EXIT.unexpected);
+    default:
+      return new ApiError(error.status, error.code, error.message, {
+        retryAfter: error.retryAfter,
+        details: error.details,
+      });
+  }
 }
 
 /**
  * Calls the API through the contract's route table, so method, path and body shape are the
- * server's own. Error answers become ApiError (with the service's message and the matching exit
- * code); success bodies are checked against the contract's schemas.
+ * server's own; the HTTP exchange is the SDK's (@vitrine/sdk: JSON, the error envelope, retries
+ * of 429 and 503 after `retry_after`). Error answers become ApiError (with the service's message
+ * and the matching exit code); success bodies are checked against the contract's schemas.
  */
 export function createApiClient(options: {
   baseUrl: string;
@@ -75,14 +96,10 @@ export function createApiClient(options: {
   userAgent: string;
 }): ApiClient {
   const { baseUrl } = options;
-
-  async function request(url: string, init: RequestInit, timeoutMs: number): Promise<Response> {
-    try {
-      return await fetch(url, { ...init, redirect: 'error', signal: AbortSignal.timeout(timeoutMs) });
-    } catch (error) {
-      throw unreachable(baseUrl, error);
-    }
-  }
+  const transport = { baseUrl, userAgent: options.userAgent, timeoutMs: DEFAULT_TIMEOUT_MS };
+  const withKey = new HttpTransport({ ...transport, apiKey: options.apiKey });
+  // Public routes get no key: a stored key that went stale must not fail a login.
+  const anonymous = new HttpTransport(transport);
 
   async function call<R extends RouteId>(id: R, callOptions: CallOptions<R> = {}): Promise<ApiAnswer<R>> {
     const route = ROUTES[id] as RouteDefinition;
@@ -90,47 +107,40 @@ export function createApiClient(options: {
     for (const [name, value] of Object.entries((callOptions.params ?? {}) as Record<string, string>)) {
       path = path.replace(`:${name}`, encodeURIComponent(value));
     }
-    const url = new URL(baseUrl + path);
-    for (const [name, value] of Object.entries(callOptions.query ?? {})) {
-      if (value !== undefined) url.searchParams.set(name, String(value));
-    }
-    const headers: Record<string, string> = { 'user-agent': options.userAgent, accept: 'application/json' };
-    if (options.apiKey && route.access.kind !== 'public') headers.authorization = `Bearer ${options.apiKey}`;
-    let body: string | undefined;
-    if (callOptions.body !== undefined) {
-      headers['content-type'] = 'application/json';
-      body = JSON.stringify(callOptions.body);
-    }
-    const response = await request(
-      url.href,
-      { method: route.method, headers, ...(body === undefined ? {} : { body }) },
-      callOptions.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-    );
-    const text = await response.text();
-    let json: unknown;
+    let answer: Answer<unknown>;
     try {
-      json = JSON.parse(text);
-    } catch {
-      json = undefined;
-    }
-    if (!response.ok) {
-      const envelope = errorEnvelopeSchema.safeParse(json);
-      if (envelope.success) {
-        const { code, message, retry_after, details } = envelope.data.error;
-        throw new ApiError(response.status, code, message, { retryAfter: retry_after, details });
+      answer = await (route.access.kind === 'public' ? anonymous : withKey).send(route.method, path, {
+        query: callOptions.query,
+        body: callOptions.body,
+        timeoutMs: callOptions.timeoutMs,
+      });
+    } catch (error) {
+      const failure = cliErrorOf(baseUrl, error);
+      if (
+        failure instanceof CliError &&
+        error instanceof VitrineError &&
+        error.status >= 200 &&
+        error.status < 300
+      ) {
+        throw contractMismatch(route);
       }
-      throw new CliError(`The server answered ${response.status} without an error message`, EXIT.unexpected);
+      throw failure;
     }
     const schemas = [route.success, ...(route.alternatives ?? [])];
-    const expected = schemas.find((s) => s.status === response.status) ?? route.success;
-    const parsed = expected.schema.safeParse(json);
-    if (!parsed.success) {
-      throw new CliError(
-        `The server's answer to ${route.method} ${route.path} does not match this CLI's contract (is the server a different version?)`,
-        EXIT.unexpected,
-      );
+    const expected = schemas.find((s) => s.status === answer.status) ?? route.success;
+    const parsed = expected.schema.safeParse(answer.body);
+    if (!parsed.success) throw contractMismatch(route);
+    return { status: answer.status, body: parsed.data as ApiAnswer<R>['body'] };
+  }
+
+  async function request(url: string, init: RequestInit, timeoutMs: number): Promise<Response> {
+    try {
+      return await fetch(url, { ...init, redirect: 'error', signal: AbortSignal.timeout(timeoutMs) });
+    } catch (error) {
+      const reason =
+        error instanceof Error && error.name === 'TimeoutError' ? 'it did not answer in time' : 'no answer';
+      throw new CliError(`Cannot reach the Vitrine server at ${baseUrl} (${reason})`, EXIT.unreachable);
     }
-    return { status: response.status, body: parsed.data as ApiAnswer<R>['body'] };
   }
 
   async function download(url: string, timeoutMs = DEFAULT_TIMEOUT_MS) {

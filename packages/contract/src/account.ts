@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { idSchema, timestampSchema } from './ids.ts';
 import { SCOPES } from './scopes.ts';
+import { BLANK_TEXT_MESSAGE } from './text-fields.ts';
 
 /** Who made a key: an operator, the device login, the account page or `POST /v1/keys`. */
 export const KEY_ORIGINS = ['admin', 'device_login', 'web', 'api'] as const;
@@ -29,7 +30,7 @@ export const keyListResponseSchema = z.object({ keys: z.array(apiKeySchema) });
 export const keyLabelSchema = z
   .string()
   .trim()
-  .min(1)
+  .min(1, BLANK_TEXT_MESSAGE)
   .max(KEY_LABEL_MAX)
   .regex(/^[\p{L}\p{N}\p{P}\p{S}\p{Zs}]+$/u, 'Must be printable text');
 

@@ -1,5 +1,7 @@
 import { z } from 'zod';
+import { domainSchema, PROFILE_DOMAIN_PATTERN } from './domain-name.ts';
 import { idSchema, timestampSchema } from './ids.ts';
+import { trimmedText } from './text-fields.ts';
 
 /**
  * Limits on what an auth profile may hold (contract.md section 8): browsers keep about 180
@@ -73,10 +75,11 @@ export type OriginInput = z.infer<typeof originInputSchema>;
  */
 export const authProfileBodySchema = z
   .strictObject({
-    domain: z.string().min(1).max(253).meta({
-      description: 'The host the profile logs into (e.g. `app.example.com`); its subdomains are covered too',
-    }),
-    name: z.string().trim().min(1).max(L.nameChars).optional().meta({ description: 'Default: the domain' }),
+    domain: domainSchema(
+      'The host the profile logs into (e.g. `app.example.com`; a URL is accepted, its host is kept); its subdomains are covered too. A public suffix (`com`, `co.uk`, `github.io`) is refused',
+      PROFILE_DOMAIN_PATTERN,
+    ),
+    name: trimmedText(L.nameChars).optional().meta({ description: 'Default: the domain' }),
     project_id: idSchema('project').optional(),
     cookie_header: z.string().max(L.cookieHeaderChars).optional().meta({
       description: 'A `Cookie:` request header value; its cookies are set on the profile domain, path `/`',

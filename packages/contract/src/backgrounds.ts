@@ -15,35 +15,32 @@ export const BACKGROUND_PRESET_NAMES = BACKGROUND_PRESETS;
 export const BACKGROUND_LIST_DEFAULT_LIMIT = 50;
 export const BACKGROUND_LIST_MAX_LIMIT = 200;
 
-/** A comma-separated query list (`a,b`), also accepting a repeated parameter; trimmed, lowercased, empty entries dropped. */
-function commaList(description: string) {
+/**
+ * A comma-separated query list (`a,b`); trimmed, lowercased, empty entries dropped. The document
+ * shows it as what it is, an array of its items, serialised `style: form, explode: false` (set on
+ * the query objects below): a repeated parameter is refused, as on every GET.
+ */
+function commaList<T extends z.ZodType>(items: T, description: string) {
   return z
     .preprocess((value) => {
       const raw = Array.isArray(value) ? value.join(',') : value;
       if (typeof raw !== 'string') return raw;
-      const items = raw
+      const list = raw
         .split(',')
         .map((s) => s.trim().toLowerCase())
         .filter((s) => s.length > 0);
-      return items.length > 0 ? items : undefined;
-    }, z.array(z.string().max(100)).max(50).optional())
-    .meta({ description, type: 'string' });
+      return list.length > 0 ? list : undefined;
+    }, z.array(items).max(50).optional())
+    .meta({ description });
 }
 
-const groupList = z
-  .preprocess((value) => {
-    const raw = Array.isArray(value) ? value.join(',') : value;
-    if (typeof raw !== 'string') return raw;
-    const items = raw
-      .split(',')
-      .map((s) => s.trim().toLowerCase())
-      .filter((s) => s.length > 0);
-    return items.length > 0 ? items : undefined;
-  }, z.array(z.enum(BACKGROUND_GROUPS)).optional())
-  .meta({
-    description: 'Comma-separated asset groups. Default: backgrounds, gradients, css-backgrounds',
-    type: 'string',
-  });
+/** How the comma-separated lists travel in the query string (OpenAPI parameter serialisation). */
+const COMMA_SEPARATED = { style: 'form', explode: false } as const;
+
+const groupList = commaList(
+  z.enum(BACKGROUND_GROUPS),
+  'Comma-separated asset groups. Default: backgrounds, gradients, css-backgrounds',
+);
 
 const themeParam = z
   .preprocess(
@@ -60,28 +57,32 @@ const searchParam = z
   .meta({ description: 'Case-insensitive; every word must match the name, pack or a tag' });
 
 /** Query of GET /v1/backgrounds/packs. */
-export const backgroundPacksQuerySchema = z.object({
-  group: groupList,
-  type: commaList('Comma-separated asset types'),
-  theme: themeParam,
-  q: searchParam,
-});
+export const backgroundPacksQuerySchema = z
+  .object({
+    group: groupList,
+    type: commaList(z.string().max(100), 'Comma-separated asset types'),
+    theme: themeParam,
+    q: searchParam,
+  })
+  .meta(COMMA_SEPARATED);
 export type BackgroundPacksQuery = z.output<typeof backgroundPacksQuerySchema>;
 
 /** Query of GET /v1/backgrounds: the packs filters plus `pack` and paging. */
-export const backgroundListQuerySchema = backgroundPacksQuerySchema.extend({
-  limit: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .default(BACKGROUND_LIST_DEFAULT_LIMIT)
-    .transform((n) => Math.min(n, BACKGROUND_LIST_MAX_LIMIT))
-    .meta({
-      description: `Default ${BACKGROUND_LIST_DEFAULT_LIMIT}; values above ${BACKGROUND_LIST_MAX_LIMIT} are treated as ${BACKGROUND_LIST_MAX_LIMIT}`,
-    }),
-  offset: z.coerce.number().int().min(0).default(0),
-  pack: commaList('Comma-separated pack names'),
-});
+export const backgroundListQuerySchema = backgroundPacksQuerySchema
+  .extend({
+    limit: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .default(BACKGROUND_LIST_DEFAULT_LIMIT)
+      .transform((n) => Math.min(n, BACKGROUND_LIST_MAX_LIMIT))
+      .meta({
+        description: `Default ${BACKGROUND_LIST_DEFAULT_LIMIT}; values above ${BACKGROUND_LIST_MAX_LIMIT} are treated as ${BACKGROUND_LIST_MAX_LIMIT}`,
+      }),
+    offset: z.coerce.number().int().min(0).default(0),
+    pack: commaList(z.string().max(100), 'Comma-separated pack names'),
+  })
+  .meta(COMMA_SEPARATED);
 export type BackgroundListQuery = z.output<typeof backgroundListQuerySchema>;
 
 /** Interface.md 2.3. */

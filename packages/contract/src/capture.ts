@@ -1,7 +1,13 @@
 import { z } from 'zod';
 import { CAPTURE_DEFAULTS as D } from './capture-defaults.ts';
-import { composeFieldsShape } from './compose-fields.ts';
-import { idSchema, timestampSchema } from './ids.ts';
+import {
+  ASPECT_RATIOS,
+  BACKGROUND_PRESETS,
+  composeFieldsShape,
+  DEVICES,
+  SHADOW_PRESETS,
+} from './compose-fields.ts';
+import { idPattern, idSchema, timestampSchema } from './ids.ts';
 import { WEBHOOK_VERIFICATION_SUMMARY } from './webhooks.ts';
 
 export const OUTPUT_FORMATS = ['png', 'webp', 'jpg'] as const;
@@ -74,6 +80,8 @@ export const targetFieldsShape = {
   element: z.string().min(1).max(500).optional().meta({
     description:
       'One part of the page in plain words ("pricing table", "signup form"); captured like selector, reported in element_resolved. Not with selector or full_page',
+    // Whitespace alone describes nothing: the server answers 400.
+    pattern: '\\S',
   }),
   selector: selectorString.optional(),
 };
@@ -96,9 +104,35 @@ export const deliveryFieldsShape = {
   show_resolved_params: z.boolean().optional().meta({ default: D.show_resolved_params }),
 };
 
+const FULL_PAGE_ON = { required: ['full_page'], properties: { full_page: { const: true } } };
+
+/**
+ * Combinations of the target fields the server refuses with 400 (captures/resolve-page.ts), in
+ * JSON Schema so that a client reading the document can see them. `url` is required unless
+ * `site` is given (`if`/`then`, which the object's own `required` cannot say; an `anyOf` of two
+ * `required` lists would say it too, but openapi-typescript turns that into `unknown`).
+ */
+const TARGET_RULES = {
+  if: { not: { required: ['site'] } },
+  // biome-ignore lint/suspicious/noThenProperty: JSON Schema's `then` keyword, never awaited
+  then: { required: ['url'] },
+  dependentSchemas: {
+    element: {
+      not: {
+        anyOf: [{ required: ['selector'], properties: { selector: { type: 'string' } } }, FULL_PAGE_ON],
+      },
+    },
+    selector: { not: FULL_PAGE_ON },
+  },
+};
+const TARGET_RULES_TEXT =
+  '`url` (or its alias `site`) is required; `element` excludes `selector` and `full_page: true`; `selector` excludes `full_page: true`.';
+
 /** POST /v1/raw (ext): the "Target and browser" and `output` fields only. */
 export const rawCaptureRequestSchema = z.strictObject({ ...targetFieldsShape, ...deliveryFieldsShape }).meta({
   id: 'RawCaptureRequest',
+  description: `Rules besides the fields' own: ${TARGET_RULES_TEXT}`,
+  ...TARGET_RULES,
 });
 export type RawCaptureRequest = z.infer<typeof rawCaptureRequestSchema>;
 
@@ -158,6 +192,14 @@ export const captureRequestSchema = z
   })
   .meta({
     id: 'CaptureRequest',
+    description: `Rules besides the fields' own: ${TARGET_RULES_TEXT} \`webhook_url\` requires \`async: true\`.`,
+    if: TARGET_RULES.if,
+    // biome-ignore lint/suspicious/noThenProperty: JSON Schema's `then` keyword, never awaited
+    then: TARGET_RULES.then,
+    dependentSchemas: {
+      ...TARGET_RULES.dependentSchemas,
+      webhook_url: { required: ['async'], properties: { async: { const: true } } },
+    },
     // Shown by the /docs reference as the request example.
     examples: [{ url: 'https://example.com', device: 'macbook-pro-16', title: 'Ship faster', padding: 48 }],
   });
@@ -168,27 +210,42 @@ export const CAPTURE_RESPONSE_MODES = ['json', 'redirect', 'image'] as const;
 const queryText = z.string().max(8192);
 
 /**
+ * A query field the handler checks as the POST field it maps to: the document states the
+ * values that field accepts (its enum, its type), while the query schema keeps the raw string
+ * so that an error names the field the same way for GET and POST.
+ */
+function queryFieldAs(documented: Record<string, unknown>) {
+  return queryText.optional().meta(documented);
+}
+const outputSide = { type: 'integer', minimum: 1, maximum: CAPTURE_LIMITS.outputSide };
+
+/**
  * GET /v1/capture: the query-string shorthand (interface.md 4.5). Values stay strings here; the
  * handler maps them onto the POST body (`site` = url, `bg` = background_preset, `width`,
  * `height`, `format` = output.*) and validates that, so errors name the same fields.
  */
 export const captureQuerySchema = z.strictObject({
-  site: queryText.optional(),
-  url: queryText.optional(),
-  device: queryText.optional(),
-  bg: queryText.optional(),
-  background_preset: queryText.optional(),
-  shadow: queryText.optional(),
-  aspect_ratio: queryText.optional(),
-  selector: queryText.optional(),
-  element: queryText.optional(),
-  format: queryText.optional(),
-  width: queryText.optional(),
-  height: queryText.optional(),
-  project_id: queryText.optional(),
-  auth_profile_id: queryText.optional(),
-  expires: queryText.optional().meta({ description: 'Signed URLs: unix seconds' }),
-  signature: queryText.optional().meta({ description: 'Signed URLs: lowercase hex HMAC-SHA256' }),
+  site: queryText.optional().meta({ description: 'Alias for `url`' }),
+  url: queryText
+    .optional()
+    .meta({ description: 'http(s) URL to capture (or `site`, or `url` in `payload`)' }),
+  device: queryFieldAs({ enum: [...DEVICES] }),
+  bg: queryFieldAs({ enum: [...BACKGROUND_PRESETS], description: 'Alias for `background_preset`' }),
+  background_preset: queryFieldAs({ enum: [...BACKGROUND_PRESETS] }),
+  shadow: queryFieldAs({ enum: [...SHADOW_PRESETS] }),
+  aspect_ratio: queryFieldAs({ enum: [...ASPECT_RATIOS] }),
+  selector: queryText.optional().meta({ description: 'Not with `element` or `full_page: true`' }),
+  element: queryFieldAs({ pattern: '\\S', description: 'Not with `selector` or `full_page: true`' }),
+  format: queryFieldAs({ enum: [...OUTPUT_FORMATS], description: '`output.format`' }),
+  width: queryFieldAs({ ...outputSide, description: '`output.width` in pixels' }),
+  height: queryFieldAs({ ...outputSide, description: '`output.height` in pixels' }),
+  project_id: queryFieldAs({ pattern: idPattern('project').source }),
+  auth_profile_id: queryFieldAs({ pattern: idPattern('authProfile').source }),
+  expires: queryFieldAs({ type: 'integer', description: 'Signed URLs: unix seconds' }),
+  signature: queryFieldAs({
+    pattern: '^[0-9a-f]{64}$',
+    description: 'Signed URLs: lowercase hex HMAC-SHA256 (contract: signing recipe)',
+  }),
   payload: queryText
     .optional()
     .meta({ description: 'base64url JSON of a POST body; query fields override it' }),

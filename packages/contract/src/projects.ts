@@ -1,5 +1,7 @@
 import { z } from 'zod';
+import { domainSchema } from './domain-name.ts';
 import { idSchema, timestampSchema } from './ids.ts';
+import { trimmedText } from './text-fields.ts';
 
 export const BRAND_STATUSES = ['none', 'pending', 'processing', 'completed', 'failed', 'skipped'] as const;
 export type BrandStatus = (typeof BRAND_STATUSES)[number];
@@ -43,11 +45,10 @@ export const projectSchema = z
   .meta({ id: 'Project' });
 export type Project = z.infer<typeof projectSchema>;
 
-const projectName = z.string().trim().min(1).max(200);
-const projectDomain = z
-  .string()
-  .max(253)
-  .meta({ description: 'A host name or URL; stored as its lowercase host (e.g. `example.com`)' });
+const projectName = trimmedText(200);
+const projectDomain = domainSchema(
+  'A host name or URL; stored as its lowercase host (e.g. `example.com`), keeping an explicit non-default port',
+);
 
 export const createProjectBodySchema = z.strictObject({
   name: projectName.optional(),

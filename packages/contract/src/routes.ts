@@ -58,6 +58,14 @@ export type RouteAccess =
   | { kind: 'key' }
   | { kind: 'public' };
 
+/** A success answer with bytes of one of `media` types, or a redirect to `Location`. */
+export type NonJsonAnswer =
+  | { status: number; description: string; media: readonly string[] }
+  | { status: number; description: string; redirect: true };
+
+/** What `GET /v1/capture` answers with `response=image`: the stored image as it was encoded. */
+export const IMAGE_MEDIA_TYPES = ['image/png', 'image/webp', 'image/jpeg'] as const;
+
 /** Which rate-limit bucket a route counts against (contract.md section 3). */
 export type RateLimitBucket = 'capture' | 'default' | 'device_code' | 'none';
 
@@ -76,6 +84,8 @@ export interface RouteDefinition {
   success: { status: number; schema: z.ZodType; description: string };
   /** Other success answers (e.g. 202 when a capture is queued). */
   alternatives?: readonly { status: number; schema: z.ZodType; description: string }[];
+  /** Success answers that are not JSON: image bytes, or a redirect (`Location`). */
+  nonJsonAnswers?: readonly NonJsonAnswer[];
   /** Error codes this route can answer with, besides the ones every route shares. */
   errors: readonly ErrorCode[];
 }
@@ -147,6 +157,13 @@ export const ROUTES = defineRoutes({
     rateLimit: 'capture',
     query: captureQuerySchema,
     success: { status: 201, schema: captureResultSchema, description: 'The capture result (response=json)' },
+    alternatives: [
+      { status: 202, schema: jobAcceptedSchema, description: 'Queued (`async: true` in `payload`)' },
+    ],
+    nonJsonAnswers: [
+      { status: 200, description: '`response=image`: the image bytes', media: IMAGE_MEDIA_TYPES },
+      { status: 302, description: '`response=redirect`: to the image URL', redirect: true },
+    ],
     errors: [...CAPTURE_ERRORS, 'signature_invalid', 'signature_expired'],
   },
   createRawCapture: {
@@ -163,8 +180,10 @@ export const ROUTES = defineRoutes({
       'invalid_params',
       'invalid_json',
       'payload_too_large',
+      'auth_profile_mismatch',
       'insufficient_credits',
       'target_not_allowed',
+      'not_found',
       'capture_failed',
       'overloaded',
     ],

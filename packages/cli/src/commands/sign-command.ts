@@ -1,10 +1,9 @@
-import crypto from 'node:crypto';
-import { canonicalString, captureQuerySchema, captureRequestSchema, idPattern } from '@vitrine/contract';
+import { captureQuerySchema, captureRequestSchema, idPattern } from '@vitrine/contract';
+import { type SignCaptureUrlOptions, signCaptureUrl as signWithSdk } from '@vitrine/sdk';
 import type { Command } from 'commander';
 import { type CliContext, print, settingsOf } from '../cli-context.ts';
 import { CliError, EXIT } from '../exit-codes.ts';
 
-const SIGNED_PATH = '/v1/capture';
 /** Pairs the command sets itself; giving them as query pairs would be ambiguous. */
 const RESERVED = new Set(['signature', 'expires', 'api_key']);
 const UNITS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86_400 };
@@ -46,19 +45,26 @@ export function parsePairs(args: readonly string[]): Map<string, string> {
   return pairs;
 }
 
-/** A signed GET /v1/capture URL (contract.md section 4), computed locally: no request is made. */
+/**
+ * A signed GET /v1/capture URL (contract.md section 4), computed locally by the SDK's signer: no
+ * request is made. `pairs` holds `project_id`, the project whose secret signs.
+ */
 export function signCaptureUrl(options: {
   baseUrl: string;
   secret: string;
   pairs: Map<string, string>;
   expires: number;
 }): string {
-  const pairs = new Map(options.pairs);
-  pairs.set('expires', String(options.expires));
-  const canonical = canonicalString('GET', SIGNED_PATH, pairs);
-  const signature = crypto.createHmac('sha256', options.secret).update(canonical).digest('hex');
-  const query = new URLSearchParams([...pairs, ['signature', signature]]);
-  return `${options.baseUrl}${SIGNED_PATH}?${query.toString()}`;
+  const { project_id: projectId, ...query } = Object.fromEntries(options.pairs);
+  if (!projectId) throw new CliError('A signed URL needs the project that signs it', EXIT.usage);
+  return signWithSdk({
+    baseUrl: options.baseUrl,
+    projectId,
+    signingSecret: options.secret,
+    // The pairs were checked against the query's field names (parsePairs); the server checks values.
+    query: query as SignCaptureUrlOptions['query'],
+    expiresAt: options.expires,
+  });
 }
 
 interface SignOptions {

@@ -15,6 +15,7 @@ import { ignoreEmptyBodies } from './empty-body.ts';
 import { sendError } from './error-response.ts';
 import { answerClientError, routerError } from './framework-errors.ts';
 import type { Metrics } from './metrics.ts';
+import { finishOpenApiDocument } from './openapi-document.ts';
 import { registerRoutes } from './register-routes.ts';
 import type { RouteHandlers } from './route-handler.ts';
 import { drainUnreadBodies } from './unread-body.ts';
@@ -120,12 +121,13 @@ export async function buildHttpServer(options: HttpServerOptions): Promise<Fasti
         title: 'Vitrine API',
         version: options.version,
         description: `Capture a web page, compose styling around it, store it, get its URL. Design a look by eye and copy the call in the [playground](/playground).\n\n${WEBHOOK_VERIFICATION_GUIDE}`,
+        license: { name: 'MIT', identifier: 'MIT' },
       },
       servers: [{ url: options.publicUrl }],
       components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' } } },
     },
     transform: jsonSchemaTransform,
-    transformObject: jsonSchemaTransformObject,
+    transformObject: (input) => finishOpenApiDocument(jsonSchemaTransformObject(input)),
   });
 
   registerRoutes(app, options.handlers, options.guard);

@@ -49,15 +49,12 @@ function describeIssue(issue: ZodLikeIssue, context: string | undefined): Valida
       return [{ path, message: `Invalid ${path}: expected ${String(p.expected)}` }];
     case 'too_small':
     case 'too_big': {
+      // A message given by the contract (e.g. a blank trimmed name) says more than the bound.
+      if (!/^Too (small|big)/.test(issue.message))
+        return [{ path, message: `Invalid ${path}: ${issue.message}` }];
       const bound = issue.keyword === 'too_small' ? p.minimum : p.maximum;
-      const what =
-        p.origin === 'string'
-          ? 'characters'
-          : p.origin === 'array'
-            ? 'items'
-            : p.origin === 'number'
-              ? ''
-              : '';
+      const unit = p.origin === 'string' ? 'character' : p.origin === 'array' ? 'item' : '';
+      const what = unit && bound !== 1 ? `${unit}s` : unit;
       const word = issue.keyword === 'too_small' ? 'at least' : 'at most';
       return [
         { path, message: `Invalid ${path}: must be ${word} ${String(bound)}${what ? ` ${what}` : ''}` },

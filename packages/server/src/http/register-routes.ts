@@ -9,13 +9,22 @@ import {
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { RouteHandler, RouteHandlers } from './route-handler.ts';
 
+/**
+ * Codes every route of this method can answer with, whatever its schema: a GET refuses a
+ * repeated query parameter (request-guard.ts); a POST, PATCH or DELETE parses any body it is sent,
+ * so malformed JSON and an oversized body are answered even where the route takes none.
+ */
+function methodErrors(route: RouteDefinition): ErrorCode[] {
+  return route.method === 'GET' ? ['invalid_params'] : ['invalid_json', 'payload_too_large'];
+}
+
 /** Error responses of a route for the OpenAPI document, grouped by status. */
 function errorResponses(route: RouteDefinition): Record<number, unknown> {
   const shared: readonly ErrorCode[] =
     route.access.kind !== 'public'
       ? AUTHENTICATED_ROUTE_ERRORS
       : ['unauthorized', 'rate_limited', 'internal_error'];
-  const codes = new Set<ErrorCode>([...route.errors, ...shared]);
+  const codes = new Set<ErrorCode>([...route.errors, ...shared, ...methodErrors(route)]);
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of codes) {
     const status = ERROR_CODES[code].status;
