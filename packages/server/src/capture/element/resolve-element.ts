@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core';
 import { z } from 'zod';
 import { AppError } from '../../errors/app-error.ts';
+import { chartKinds } from './chart-kinds.ts';
 import type {
   CandidateContents,
   CandidateSnapshot,
@@ -69,6 +70,8 @@ const CONTENT_KEYS = [
   'links',
   'headings',
   'listItems',
+  'prices',
+  'repeats',
 ] as const satisfies readonly (keyof CandidateContents)[];
 const text = z.string().max(100_000);
 const snapshotSchema = z.object({
@@ -80,8 +83,11 @@ const snapshotSchema = z.object({
         role: z.string().max(100),
         name: text,
         heading: text,
+        headingDrawn: z.boolean(),
         innerHeadings: text,
         ident: text,
+        innerIdent: text,
+        charts: z.array(z.string().max(40)).max(12),
         text,
         textLength: num,
         contents: z.object(
@@ -219,9 +225,10 @@ export async function resolveElement(
   query: string,
   options: ResolveElementOptions = {},
 ): Promise<ElementResolution> {
+  const kinds = await chartKinds(page);
   const scripts = await isolatedScripts(page);
   try {
-    return await resolveWith(scripts, query, options);
+    return await resolveWith(scripts, query, options, kinds);
   } finally {
     await scripts.close();
   }
@@ -231,11 +238,14 @@ async function resolveWith(
   scripts: PageScripts,
   query: string,
   options: ResolveElementOptions,
+  kinds: { canvas: string[][]; echarts: string[][] },
 ): Promise<ElementResolution> {
   const threshold = options.threshold ?? ELEMENT_CONFIDENCE_THRESHOLD;
   const raw = await scripts.run(collectCandidatesInPage, {
     max: MAX_CANDIDATES,
     globalName: CANDIDATES_GLOBAL,
+    canvasKinds: kinds.canvas,
+    echartsKinds: kinds.echarts,
   });
   const snapshot = parseSnapshot(raw);
   const ranked = scoreCandidates(query, snapshot.candidates, snapshot.layout);

@@ -1,0 +1,104 @@
+import type { ElementCandidate, PageLayout } from './element-candidate.ts';
+
+/**
+ * Structure between candidates that descriptions lean on: groups of like items ("the plans", "the
+ * second plan"), reading order, and place on the page ("the left menu"). Pure functions over the
+ * candidate tree (each candidate's `parent` is its nearest candidate ancestor).
+ */
+
+type Children = Map<number, ElementCandidate[]>;
+type ByIndex = Map<number, ElementCandidate>;
+
+const area = (c: ElementCandidate) => c.box.width * c.box.height;
+
+/** Two boxes of like items: the same tag and about the same size (within a factor of 2 each way). */
+function alike(a: ElementCandidate, b: ElementCandidate): boolean {
+  if (a.tag !== b.tag) return false;
+  const w = a.box.width / Math.max(1, b.box.width);
+  const h = a.box.height / Math.max(1, b.box.height);
+  return w >= 0.5 && w <= 2 && h >= 0.5 && h <= 2;
+}
+
+/** The largest set of like siblings among `list` (at least 2), or []. */
+function likeSiblings(list: readonly ElementCandidate[]): ElementCandidate[] {
+  let best: ElementCandidate[] = [];
+  for (const seed of list) {
+    const group = list.filter((x) => alike(seed, x));
+    if (group.length >= 2 && group.reduce((s, x) => s + area(x), 0) > best.reduce((s, x) => s + area(x), 0)) {
+      best = group;
+    }
+  }
+  return best;
+}
+
+/**
+ * The items of the main group of like items a candidate holds (the plan cards of a pricing
+ * section, the members of a team grid): of every set of like siblings inside it, a few levels
+ * down, the one covering the most area. [] when it holds no such group.
+ */
+export function groupItems(
+  c: ElementCandidate,
+  children: Children,
+  _byIndex: ByIndex,
+): { items: ElementCandidate[]; depth: number } {
+  let best: ElementCandidate[] = [];
+  let bestArea = 0;
+  let bestDepth = 0;
+  const visit = (node: ElementCandidate, depth: number) => {
+    const kids = children.get(node.index) ?? [];
+    const group = likeSiblings(kids);
+    const total = group.reduce((s, x) => s + area(x), 0);
+    if (group.length >= 2 && total > bestArea * 1.2) {
+      best = group;
+      bestArea = total;
+      bestDepth = depth;
+    }
+    if (depth < 5) for (const k of kids) visit(k, depth + 1);
+  };
+  visit(c, 0);
+  return { items: best, depth: bestDepth };
+}
+
+const LANDMARKS = new Set(['section', 'header', 'footer', 'nav', 'main', 'aside', 'form', 'body']);
+
+/**
+ * The group of like items a candidate is one of (climbing through wrappers that only hold it: a
+ * card in its grid column), else the group it holds. Used for ordinals.
+ */
+export function findGroup(c: ElementCandidate, children: Children, byIndex: ByIndex): ElementCandidate[] {
+  if (!LANDMARKS.has(c.tag)) {
+    // Up through wrappers that hold only it (a grid column around a card, a link around a logo).
+    let x = c;
+    for (let p = byIndex.get(x.parent); p && !LANDMARKS.has(p.tag); p = byIndex.get(x.parent)) {
+      const kids = children.get(p.index) ?? [];
+      if (kids.length !== 1 || area(p) > area(c) * 4) break;
+      x = p;
+    }
+    const group = likeSiblings(children.get(x.parent) ?? []);
+    if (group.includes(x)) return group;
+  }
+  return groupItems(c, children, byIndex).items;
+}
+
+/** Left to right in rows, rows top to bottom (as people count cards in a grid). */
+export function readingOrder(items: readonly ElementCandidate[]): ElementCandidate[] {
+  return [...items].sort((a, b) => {
+    const rowTolerance = Math.min(a.box.height, b.box.height) / 2;
+    if (Math.abs(a.box.y - b.box.y) > rowTolerance) return a.box.y - b.box.y;
+    return a.box.x - b.box.x;
+  });
+}
+
+/** 1 when a candidate is where a place word says ("left", "top"...), else 0.75. */
+export function placeFactor(word: string, c: ElementCandidate, layout: PageLayout): number {
+  const width = Math.max(1, layout.documentWidth);
+  const centre = c.box.x + c.box.width / 2;
+  const narrow = c.box.width <= width * 0.5;
+  let fits = true;
+  if (word === 'left') fits = narrow && centre < width * 0.4;
+  else if (word === 'right') fits = narrow && centre > width * 0.6;
+  else if (word === 'top' || word === 'upper') fits = c.box.y < layout.viewportHeight * 0.5;
+  else if (word === 'bottom' || word === 'lower')
+    fits = c.box.y + c.box.height > layout.documentHeight - layout.viewportHeight * 0.5;
+  return fits ? 1 : 0.75;
+}
