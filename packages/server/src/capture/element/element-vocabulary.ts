@@ -31,13 +31,12 @@ export const ELEMENT_CONCEPTS: ElementConcept[] = [
       'headline',
       'welcome',
     ],
-    // A hero is the first large block: near the top, most of the width, sizeable.
+    // A hero is the first large block: at the top (under a bar at most), most of the width, tall.
     structure: (c, l) =>
-      c.box.y < l.viewportHeight * 0.6 &&
+      c.box.y < l.viewportHeight * 0.3 &&
       c.box.width >= l.viewportWidth * 0.6 &&
       c.box.height >= 200 &&
       c.box.height <= l.viewportHeight * 1.5 &&
-      c.tag !== 'header' &&
       c.tag !== 'nav' &&
       c.role !== 'navigation'
         ? 0.75
@@ -63,7 +62,7 @@ export const ELEMENT_CONCEPTS: ElementConcept[] = [
   },
   {
     id: 'header',
-    words: ['header', 'masthead', 'topbar'],
+    words: ['header', 'masthead'],
     roles: ['banner'],
     tags: ['header'],
   },
@@ -362,6 +361,15 @@ export const ELEMENT_CONCEPTS: ElementConcept[] = [
     words: ['article', 'post', 'story', 'blog', 'entry', 'content', 'body'],
     roles: ['article', 'main'],
     tags: ['article'],
+    // A titled piece with a date: a post.
+    structure: (c) =>
+      c.heading !== '' &&
+      c.textLength <= 1200 &&
+      /\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d{1,2},? \d{4}\b|\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2} (jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]* \d{4}\b/i.test(
+        c.text,
+      )
+        ? 0.5
+        : 0,
   },
   {
     id: 'comments',
@@ -398,6 +406,8 @@ export const ELEMENT_CONCEPTS: ElementConcept[] = [
   {
     id: 'buttons',
     words: ['button', 'buttons'],
+    tags: ['button'],
+    roles: ['button'],
     structure: (c) => (c.contents.buttons >= 2 && c.contents.inputs === 0 ? 0.5 : 0),
   },
   {
@@ -522,6 +532,19 @@ export const COLLECTIVE_WORDS = new Set([
   'grid',
   'catalog',
   'catalogue',
+]);
+
+/** Nouns for "a set of" ("the list of posts"): the description means the set of what follows. */
+export const SET_NOUNS = new Set([
+  'list',
+  'grid',
+  'set',
+  'collection',
+  'series',
+  'group',
+  'row',
+  'bunch',
+  'selection',
 ]);
 
 /** Words that ask for a whole section of the page rather than a card in it. */

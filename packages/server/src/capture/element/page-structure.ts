@@ -11,19 +11,25 @@ type ByIndex = Map<number, ElementCandidate>;
 
 const area = (c: ElementCandidate) => c.box.width * c.box.height;
 
-/** Two boxes of like items: the same tag and about the same size (within a factor of 2 each way). */
-function alike(a: ElementCandidate, b: ElementCandidate): boolean {
+/**
+ * Two boxes of like items (cards of a grid, entries of a list): the same tag, the same width or
+ * height (or the same identifiers), within a factor of 2 in both, and narrower than the page
+ * (full-width blocks are the page's sections, not items).
+ */
+function alike(a: ElementCandidate, b: ElementCandidate, pageWidth: number): boolean {
   if (a.tag !== b.tag) return false;
+  if (a.box.width > pageWidth * 0.8 || b.box.width > pageWidth * 0.8) return false;
   const w = a.box.width / Math.max(1, b.box.width);
   const h = a.box.height / Math.max(1, b.box.height);
-  return w >= 0.5 && w <= 2 && h >= 0.5 && h <= 2;
+  if (w < 0.5 || w > 2 || h < 0.5 || h > 2) return false;
+  return Math.abs(w - 1) <= 0.1 || Math.abs(h - 1) <= 0.1 || (a.ident !== '' && a.ident === b.ident);
 }
 
 /** The largest set of like siblings among `list` (at least 2), or []. */
-function likeSiblings(list: readonly ElementCandidate[]): ElementCandidate[] {
+function likeSiblings(list: readonly ElementCandidate[], pageWidth: number): ElementCandidate[] {
   let best: ElementCandidate[] = [];
   for (const seed of list) {
-    const group = list.filter((x) => alike(seed, x));
+    const group = list.filter((x) => alike(seed, x, pageWidth));
     if (group.length >= 2 && group.reduce((s, x) => s + area(x), 0) > best.reduce((s, x) => s + area(x), 0)) {
       best = group;
     }
@@ -39,14 +45,14 @@ function likeSiblings(list: readonly ElementCandidate[]): ElementCandidate[] {
 export function groupItems(
   c: ElementCandidate,
   children: Children,
-  _byIndex: ByIndex,
+  pageWidth: number,
 ): { items: ElementCandidate[]; depth: number } {
   let best: ElementCandidate[] = [];
   let bestArea = 0;
   let bestDepth = 0;
   const visit = (node: ElementCandidate, depth: number) => {
     const kids = children.get(node.index) ?? [];
-    const group = likeSiblings(kids);
+    const group = likeSiblings(kids, pageWidth);
     const total = group.reduce((s, x) => s + area(x), 0);
     if (group.length >= 2 && total > bestArea * 1.2) {
       best = group;
@@ -65,7 +71,23 @@ const LANDMARKS = new Set(['section', 'header', 'footer', 'nav', 'main', 'aside'
  * The group of like items a candidate is one of (climbing through wrappers that only hold it: a
  * card in its grid column), else the group it holds. Used for ordinals.
  */
-export function findGroup(c: ElementCandidate, children: Children, byIndex: ByIndex): ElementCandidate[] {
+export function findGroup(
+  c: ElementCandidate,
+  children: Children,
+  byIndex: ByIndex,
+  pageWidth: number,
+): ElementCandidate[] {
+  const siblings = siblingGroup(c, children, byIndex, pageWidth);
+  return siblings.length >= 2 ? siblings : groupItems(c, children, pageWidth).items;
+}
+
+/** The group of like items a candidate is one of (through wrappers that only hold it), or []. */
+export function siblingGroup(
+  c: ElementCandidate,
+  children: Children,
+  byIndex: ByIndex,
+  pageWidth: number,
+): ElementCandidate[] {
   if (!LANDMARKS.has(c.tag)) {
     // Up through wrappers that hold only it (a grid column around a card, a link around a logo).
     let x = c;
@@ -74,10 +96,10 @@ export function findGroup(c: ElementCandidate, children: Children, byIndex: ByIn
       if (kids.length !== 1 || area(p) > area(c) * 4) break;
       x = p;
     }
-    const group = likeSiblings(children.get(x.parent) ?? []);
+    const group = likeSiblings(children.get(x.parent) ?? [], pageWidth);
     if (group.includes(x)) return group;
   }
-  return groupItems(c, children, byIndex).items;
+  return [];
 }
 
 /** Left to right in rows, rows top to bottom (as people count cards in a grid). */

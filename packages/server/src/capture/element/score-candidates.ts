@@ -12,8 +12,9 @@ import {
   POSITIONS,
   PRICE_ORDER,
   SECTION_WORDS,
+  SET_NOUNS,
 } from './element-vocabulary.ts';
-import { findGroup, groupItems, placeFactor, readingOrder } from './page-structure.ts';
+import { findGroup, groupItems, placeFactor, readingOrder, siblingGroup } from './page-structure.ts';
 
 /** One meaningful part of a description: a word, the stems that match it, and its concepts. */
 export interface QueryTerm {
@@ -49,7 +50,10 @@ export interface ParsedQuery {
 
 /** Lower-case, phrases joined, camelCase and kebab/snake identifiers split into words. */
 export function tokenize(text: string): string[] {
-  let s = text.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
+  let s = text
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .replace(/(\p{L})['’]s\b/gu, '$1');
   for (const [pattern, joined] of JOINED_PHRASES) s = s.replace(pattern, joined);
   return s.split(/[^\p{L}\p{N}]+/u).filter((w) => w.length > 0);
 }
@@ -138,6 +142,8 @@ export function parseDescription(query: string): ParsedQuery {
   const withAt = main.findIndex((w, i) => i > 0 && CONTENT_WORDS.has(w));
   for (const [i, word] of main.entries()) {
     if (CONTENT_WORDS.has(word)) continue;
+    // "the list of posts" is the posts, as a set.
+    if (SET_NOUNS.has(word) && main[i + 1] === 'of' && main.length > i + 2) continue;
     if (PRICE_ORDER.has(word) && priceOrder === undefined) {
       priceOrder = PRICE_ORDER.get(word);
       continue;
@@ -230,13 +236,13 @@ function stemmedFields(c: ElementCandidate): StemmedCandidate {
 
 /**
  * Stems the Porter stemmer leaves apart though one is the start of the other ("compar" and
- * "comparison", "spec" and "specif"): a near hit, for stems of 4 letters or more.
+ * "comparison"): a near hit, for stems of 5 letters or more.
  */
 const PREFIX_FACTOR = 0.85;
 function prefixHit(field: Set<string>, s: string): boolean {
-  if (s.length < 4) return false;
+  if (s.length < 5) return false;
   for (const f of field) {
-    if (f.length < 4 || f === s) continue;
+    if (f.length < 5 || f === s) continue;
     if (f.length > s.length ? f.startsWith(s) : s.startsWith(f)) return true;
   }
   return false;
@@ -313,7 +319,7 @@ function isComponent(c: ElementCandidate): boolean {
     ['section', 'article', 'aside', 'nav', 'header', 'footer', 'form', 'table', 'figure', 'canvas'].includes(
       c.tag,
     ) ||
-    (c.role !== '' && c.role !== 'list' && c.role !== 'img') ||
+    (c.role !== '' && !['list', 'img', 'button', 'link', 'listitem'].includes(c.role)) ||
     (c.surface && c.box.width >= 120 && c.box.height >= 60) ||
     c.contents.repeats >= 2
   );
@@ -416,7 +422,7 @@ export function scoreCandidates(
   // A plural word ("features", "plans") is met best by the container of several like items it
   // describes: the items' own evidence, lifted to the container holding them.
   const groupEvidence = (c: ElementCandidate, ti: number): number => {
-    const { items, depth } = groupItems(c, children, byIndex);
+    const { items, depth } = groupItems(c, children, layout.documentWidth);
     if (items.length < 2) return 0;
     const rep = items.map((item) => bestInside(item, ti));
     if (rep.filter((r) => r >= 0.45).length < 2) return 0;
@@ -458,24 +464,31 @@ export function scoreCandidates(
 
   const counting = parsed.ordinal !== undefined || parsed.priceOrder !== undefined;
   const hasPlural = terms.some((t) => t.plural) && !counting;
+  // The last word is the noun the description is about ("client logos", "KPI cards"): when it
+  // is plural, every word is read over the group.
+  const headPlural = !counting && terms.filter((t) => !t.content).at(-1)?.plural === true;
   const kinds = terms.filter((t) => t.chartKind).map((t) => t.chartKind as string);
   const scored: ScoredCandidate[] = [];
   for (const c of candidates) {
     const row = matrix.get(c.index) ?? [];
     // One of several like items (a card of a grid): a plural word names their group instead,
     // unless the item's own heading says that very word.
-    const member = hasPlural && !LANDMARK_TAGS.has(c.tag) && findGroup(c, children, byIndex).length >= 2;
+    const member =
+      hasPlural &&
+      !LANDMARK_TAGS.has(c.tag) &&
+      siblingGroup(c, children, byIndex, layout.documentWidth).length >= 2;
     let sum = 0;
     let weights = 0;
     let best = 0;
     terms.forEach((term, ti) => {
       let t = Math.max(row[ti]?.all ?? 0, inherited(c, ti));
-      if (term.plural && !counting) {
+      if ((term.plural || headPlural) && !counting) {
         const own = c.heading.toLowerCase().includes(term.word) || c.name.toLowerCase().includes(term.word);
-        t = Math.max(t * (member && !own ? 0.75 : 1), groupEvidence(c, ti));
+        t = Math.max(t * (member && !own && term.plural ? 0.75 : 1), groupEvidence(c, ti));
       }
       if (term.content) t = Math.max(t, anyInside(c, ti));
-      const weight = term.content ? 0.6 : 1;
+      // Words outside the common vocabulary (a name, a topic) tell elements apart best.
+      const weight = (term.content ? 0.6 : 1) * (term.concepts.length === 0 && !term.chartKind ? 1.5 : 1);
       sum += t * weight;
       weights += weight;
       best = Math.max(best, t);
@@ -488,6 +501,7 @@ export function scoreCandidates(
     const area = c.box.width * c.box.height;
     if (area > pageArea * 0.85 || c.tag === 'main' || c.tag === 'body') score *= 0.6;
     if (!isComponent(c)) score *= 0.85;
+    if (headPlural && member) score *= 0.85;
     if (parsed.wantsSection && !LANDMARK_TAGS.has(c.tag) && c.box.width < layout.documentWidth * 0.85)
       score *= 0.9;
     for (const p of parsed.positions) score *= placeFactor(p, c, layout);
@@ -503,7 +517,7 @@ export function scoreCandidates(
     if (ownA !== ownB) return ownB - ownA;
     return a.candidate.box.width * a.candidate.box.height - b.candidate.box.width * b.candidate.box.height;
   });
-  if (counting) return pickItem(scored, parsed, children, byIndex);
+  if (counting) return pickItem(scored, parsed, children, byIndex, layout.documentWidth);
   return scored;
 }
 
@@ -530,13 +544,14 @@ function pickItem(
   parsed: ParsedQuery,
   children: Map<number, ElementCandidate[]>,
   byIndex: Map<number, ElementCandidate>,
+  pageWidth: number,
 ): ScoredCandidate[] {
   const top = scored[0];
   if (!top) return scored;
   const ordinal = parsed.ordinal ?? 1;
   for (const s of scored.slice(0, 8)) {
     if (s.score < top.score * 0.75) break;
-    const group = findGroup(s.candidate, children, byIndex);
+    const group = findGroup(s.candidate, children, byIndex, pageWidth);
     if (group.length < 2 || group.length < ordinal) continue;
     let item: ElementCandidate | undefined;
     if (parsed.priceOrder) {
