@@ -151,8 +151,8 @@ export const ELEMENT_CONCEPTS: ElementConcept[] = [
     structure: (c) =>
       hasForm(c) && c.contents.passwords >= 1 && c.contents.inputs >= 3
         ? 0.7
-        : hasForm(c) &&
-            c.contents.emails >= 1 &&
+        : c.contents.emails >= 1 &&
+            c.contents.inputs <= 4 &&
             /sign ?up|register|create|trial|join|subscribe/i.test(c.text)
           ? 0.6
           : 0,
@@ -174,6 +174,9 @@ export const ELEMENT_CONCEPTS: ElementConcept[] = [
   {
     id: 'newsletter',
     words: ['newsletter', 'subscribe', 'mailing', 'updates'],
+    // One email field and a button: a newsletter box.
+    structure: (c) =>
+      c.contents.emails >= 1 && c.contents.inputs <= 2 && c.contents.passwords === 0 ? 0.6 : 0,
   },
   {
     id: 'form',
@@ -364,6 +367,7 @@ export const ELEMENT_CONCEPTS: ElementConcept[] = [
     // A titled piece with a date: a post.
     structure: (c) =>
       c.heading !== '' &&
+      !c.headingDrawn &&
       c.textLength <= 1200 &&
       /\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d{1,2},? \d{4}\b|\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2} (jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]* \d{4}\b/i.test(
         c.text,

@@ -256,7 +256,8 @@ export function collectCandidatesInPage(args: {
     for (let i = 0; i < walker.length && i < 400 && seen.size < 48; i++) {
       const d = walker[i] as Element;
       if (d.id) seen.add(d.id);
-      if (typeof d.className === 'string') for (const c of d.classList) if (seen.size < 48) seen.add(c);
+      // classList, not className: an SVG icon's className is not a string.
+      for (const c of d.classList) if (seen.size < 48) seen.add(c);
     }
     return [...seen].join(' ');
   };
@@ -384,7 +385,9 @@ export function collectCandidatesInPage(args: {
         forms: count('form'),
         inputs: count('input:not([type="hidden"]):not([type="submit"]):not([type="button"]),textarea,select'),
         passwords: count('input[type="password"]'),
-        emails: count('input[type="email"],input[autocomplete="email"],input[name*="email" i]'),
+        emails: count(
+          'input[type="email"],input[autocomplete="email"],input[name*="email" i],input[placeholder*="email" i],input[aria-label*="email" i]',
+        ),
         searches: count('input[type="search"],[role="search"],search'),
         buttons: count('button,input[type="submit"],[role="button"]'),
         images: count('img,picture,[role="img"]'),

@@ -275,8 +275,10 @@ function termScore(
 ): { words: number; all: number; own: number } {
   const textWeight = c.textLength <= SHORT_TEXT ? FIELD_WEIGHTS.shortText : FIELD_WEIGHTS.longText;
   // A heading over almost nothing (a page title block) names the page, not the block.
+  // (A small card showing a title and a figure is a whole thing, though.)
   const titleOnly =
     c.heading !== '' &&
+    !(c.surface && c.box.height < 250) &&
     c.textLength < c.heading.length * 2 + 120 &&
     c.contents.buttons + c.contents.inputs + c.contents.canvas + c.contents.svg + c.contents.tables === 0 &&
     c.contents.images === 0 &&
@@ -462,6 +464,10 @@ export function scoreCandidates(
     if (best < 0.5) contextBox = undefined;
   }
 
+  // A plural the page uses as a title ("Pending Requests") names that thing, not a group.
+  const titledOnPage = (t: QueryTerm) =>
+    candidates.some((c) => c.heading.toLowerCase().includes(t.word) || c.name.toLowerCase().includes(t.word));
+  for (const t of terms) if (t.plural && !COLLECTIVE_WORDS.has(t.word) && titledOnPage(t)) t.plural = false;
   const counting = parsed.ordinal !== undefined || parsed.priceOrder !== undefined;
   const hasPlural = terms.some((t) => t.plural) && !counting;
   // The last word is the noun the description is about ("client logos", "KPI cards"): when it
@@ -509,11 +515,13 @@ export function scoreCandidates(
     score *= pageFactor;
     if (score > 0) scored.push({ candidate: c, score });
   }
-  // Equal evidence: the element that owns its heading, then the smaller (tighter) one.
+  // Equal evidence: the element that owns a heading (a real one before a drawn title), then the
+  // smaller (tighter) one.
+  const owns = (c: ElementCandidate) => (c.heading === '' ? 0 : c.headingDrawn ? 1 : 2);
   scored.sort((a, b) => {
     if (Math.abs(b.score - a.score) > 1e-6) return b.score - a.score;
-    const ownA = a.candidate.heading !== '' ? 1 : 0;
-    const ownB = b.candidate.heading !== '' ? 1 : 0;
+    const ownA = owns(a.candidate);
+    const ownB = owns(b.candidate);
     if (ownA !== ownB) return ownB - ownA;
     return a.candidate.box.width * a.candidate.box.height - b.candidate.box.width * b.candidate.box.height;
   });
