@@ -398,6 +398,8 @@ export const ELEMENT_CONCEPTS: ElementConcept[] = [
       'summary',
       'counters',
     ],
+    // A figure with its label: short text, a number, a title.
+    structure: (c) => (c.heading !== '' && c.textLength <= 80 && /\d/.test(c.text) ? 0.5 : 0),
   },
   {
     id: 'logos',
