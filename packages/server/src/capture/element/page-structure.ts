@@ -12,9 +12,9 @@ type ByIndex = Map<number, ElementCandidate>;
 const area = (c: ElementCandidate) => c.box.width * c.box.height;
 
 /**
- * Two boxes of like items (cards of a grid, entries of a list): the same tag, the same width or
- * height (or the same identifiers), within a factor of 2 in both, and narrower than the page
- * (full-width blocks are the page's sections, not items).
+ * Two boxes of like items (cards of a grid, entries of a list): the same tag, and the same
+ * identifiers or nearly the same size (one side within 10 %, the other within 25 %), and narrower
+ * than the page (full-width blocks are the page's sections, not items).
  */
 function alike(a: ElementCandidate, b: ElementCandidate, pageWidth: number): boolean {
   if (a.tag !== b.tag) return false;
@@ -22,7 +22,10 @@ function alike(a: ElementCandidate, b: ElementCandidate, pageWidth: number): boo
   const w = a.box.width / Math.max(1, b.box.width);
   const h = a.box.height / Math.max(1, b.box.height);
   if (w < 0.5 || w > 2 || h < 0.5 || h > 2) return false;
-  return Math.abs(w - 1) <= 0.1 || Math.abs(h - 1) <= 0.1 || (a.ident !== '' && a.ident === b.ident);
+  if (a.ident !== '' && a.ident === b.ident) return true;
+  return (
+    (Math.abs(w - 1) <= 0.1 && Math.abs(h - 1) <= 0.25) || (Math.abs(h - 1) <= 0.1 && Math.abs(w - 1) <= 0.25)
+  );
 }
 
 /** The largest set of like siblings among `list` (at least 2), or []. */

@@ -278,6 +278,7 @@ function termScore(
   // (A small card showing a title and a figure is a whole thing, though.)
   const titleOnly =
     c.heading !== '' &&
+    c.text.toLowerCase().includes(c.heading.toLowerCase().slice(0, 24)) &&
     !(c.surface && c.box.height < 250) &&
     c.textLength < c.heading.length * 2 + 120 &&
     c.contents.buttons + c.contents.inputs + c.contents.canvas + c.contents.svg + c.contents.tables === 0 &&
