@@ -116,9 +116,16 @@ export const ELEMENT_CONCEPTS: ElementConcept[] = [
       'saying',
       'testimony',
     ],
-    // A quotation (a blockquote, or a block that opens with a quotation mark) is a testimonial.
+    // A quotation (a blockquote, a block that opens with a quotation mark, or a small block holding
+    // a quoted sentence and who said it) is a testimonial.
     structure: (c) =>
-      c.tag === 'blockquote' ? 0.5 : /^["“”«„]/.test(c.text) && c.textLength < 600 ? 0.5 : 0,
+      c.tag === 'blockquote'
+        ? 0.5
+        : /^["“”«„]/.test(c.text) && c.textLength < 600
+          ? 0.5
+          : c.textLength < 400 && /["“«„][^"“”«„]{15,}["”»]/.test(c.text)
+            ? 0.45
+            : 0,
   },
   {
     id: 'features',

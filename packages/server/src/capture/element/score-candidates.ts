@@ -424,9 +424,10 @@ export function scoreCandidates(
   };
   // A plural word ("features", "plans") is met best by the container of several like items it
   // describes: the items' own evidence, lifted to the container holding them.
-  const groupEvidence = (c: ElementCandidate, ti: number): number => {
+  const groupEvidence = (c: ElementCandidate, ti: number, wholeItems = false): number => {
     const { items, depth } = groupItems(c, children, layout.documentWidth);
     if (items.length < 2) return 0;
+    if (wholeItems && !items.every(isComponent)) return 0;
     const rep = items.map((item) => bestInside(item, ti));
     if (rep.filter((r) => r >= 0.45).length < 2) return 0;
     return (rep.reduce((a, b) => a + b, 0) / rep.length) * 0.95 * GROUP_DEPTH_FACTOR ** depth;
@@ -474,6 +475,11 @@ export function scoreCandidates(
   // The last word is the noun the description is about ("client logos", "KPI cards"): when it
   // is plural, every word is read over the group.
   const headPlural = !counting && terms.filter((t) => !t.content).at(-1)?.plural === true;
+  const head = terms.filter((t) => !t.content).at(-1);
+  const headSingular =
+    head && !head.plural && !counting && terms.length > 1 && head.concepts.length > 0
+      ? terms.indexOf(head)
+      : -1;
   const kinds = terms.filter((t) => t.chartKind).map((t) => t.chartKind as string);
   const scored: ScoredCandidate[] = [];
   for (const c of candidates) {
@@ -509,6 +515,8 @@ export function scoreCandidates(
     if (area > pageArea * 0.85 || c.tag === 'main' || c.tag === 'body') score *= 0.6;
     if (!isComponent(c)) score *= 0.85;
     if (headPlural && member) score *= 0.85;
+    // A singular noun ("the quote", "the plan") asks for one item, not the block holding several.
+    if (headSingular >= 0 && groupEvidence(c, headSingular, true) >= 0.5) score *= 0.85;
     if (parsed.wantsSection && !LANDMARK_TAGS.has(c.tag) && c.box.width < layout.documentWidth * 0.85)
       score *= 0.9;
     for (const p of parsed.positions) score *= placeFactor(p, c, layout);
