@@ -249,6 +249,9 @@ export const ELEMENT_CONCEPTS: ElementConcept[] = [
   {
     id: 'timeline',
     words: ['timeline', 'history', 'milestones', 'journey', 'chronology'],
+    // A list of dated entries: several years in a list.
+    structure: (c) =>
+      c.contents.listItems >= 3 && (c.text.match(/\b(19|20)\d{2}\b/g)?.length ?? 0) >= 3 ? 0.6 : 0,
   },
   {
     id: 'experience',

@@ -13,7 +13,7 @@ const area = (c: ElementCandidate) => c.box.width * c.box.height;
 
 /**
  * Two boxes of like items (cards of a grid, entries of a list): the same tag, and the same
- * identifiers or nearly the same size (one side within 10 %, the other within 25 %), and narrower
+ * identifiers or nearly the same size (one side within 10 %, the other within 20 %), and narrower
  * than the page (full-width blocks are the page's sections, not items).
  */
 function alike(a: ElementCandidate, b: ElementCandidate, pageWidth: number): boolean {
@@ -24,7 +24,7 @@ function alike(a: ElementCandidate, b: ElementCandidate, pageWidth: number): boo
   if (w < 0.5 || w > 2 || h < 0.5 || h > 2) return false;
   if (a.ident !== '' && a.ident === b.ident) return true;
   return (
-    (Math.abs(w - 1) <= 0.1 && Math.abs(h - 1) <= 0.25) || (Math.abs(h - 1) <= 0.1 && Math.abs(w - 1) <= 0.25)
+    (Math.abs(w - 1) <= 0.1 && Math.abs(h - 1) <= 0.2) || (Math.abs(h - 1) <= 0.1 && Math.abs(w - 1) <= 0.2)
   );
 }
 
