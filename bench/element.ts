@@ -1,11 +1,13 @@
 import { createBrowserPool } from '../packages/server/src/capture/browser-pool.ts';
-import { emulate } from '../packages/server/src/capture/capture-page.ts';
+import { capture, emulate } from '../packages/server/src/capture/capture-page.ts';
 import {
   CANDIDATES_GLOBAL,
   collectCandidatesInPage,
 } from '../packages/server/src/capture/element/page-candidates.ts';
 import { MAX_CANDIDATES, resolveElement } from '../packages/server/src/capture/element/resolve-element.ts';
 import { returnToTop, scrollToBottom } from '../packages/server/src/capture/page-stabilisation.ts';
+import { EVAL_SET } from '../test/element/eval-set.ts';
+import { runElementEval, summariseEval } from '../test/element/run-eval.ts';
 import { pageOptions } from '../test/support/capture-test-kit.ts';
 import { CHROMIUM_PATH } from './baselines.ts';
 import { type Stats, stats } from './measure.ts';
@@ -90,4 +92,119 @@ export async function elementSection(
     await pool.close();
   }
   return results;
+}
+
+export interface ElementEvalBenchResult {
+  /** Per template: hits of the real descriptions and nonsense ones refused. */
+  templates: ReturnType<typeof summariseEval>['templates'];
+  real: { hits: number; total: number };
+  tuning: { hits: number; total: number };
+  heldOut: { hits: number; total: number };
+  nonsense: { hits: number; total: number };
+  /** Of all 422 element_not_found answers, the share that were for nonsense descriptions. */
+  notFoundPrecision: { nonsense: number; answered422: number };
+  /** The resolver's time per description on these pages, p50 / p95 ms. */
+  resolve: Stats;
+}
+
+/**
+ * The evaluation set of issue 33 (test/element): the built-in resolver on 15 real templates,
+ * each page loaded once; the hit rate (box IoU >= 0.6 with an acceptable element), the share of
+ * nonsense descriptions refused, and the not-found precision.
+ */
+export async function elementEvalSection(origin: string): Promise<ElementEvalBenchResult> {
+  const pool = createBrowserPool({
+    executablePath: CHROMIUM_PATH,
+    concurrency: 1,
+    queueLimit: 4,
+    recycleAfter: 200,
+    captureTimeoutMs: 300_000,
+  });
+  try {
+    const outcomes = await runElementEval(pool, origin, EVAL_SET);
+    const summary = summariseEval(outcomes);
+    const refused = outcomes.filter((o) => o.answer === '422');
+    for (const t of summary.templates) {
+      console.log(
+        `  ${t.template} [${t.part}]: ${t.real.hits}/${t.real.total}, nonsense refused ${t.nonsense.hits}/${t.nonsense.total}`,
+      );
+    }
+    return {
+      templates: summary.templates,
+      real: summary.real,
+      tuning: summary.tuning,
+      heldOut: summary.heldOut,
+      nonsense: summary.nonsense,
+      notFoundPrecision: {
+        nonsense: refused.filter((o) => o.kind === 'nonsense').length,
+        answered422: refused.length,
+      },
+      resolve: stats(outcomes.map((o) => o.ms)),
+    };
+  } finally {
+    await pool.close();
+  }
+}
+
+export interface ElementCostResult {
+  page: string;
+  query: string;
+  selector: string;
+  withSelector: Stats;
+  withElement: Stats;
+  /** p50 of the capture with `element` minus p50 of the same capture with `selector` (P12). */
+  addedP50: number;
+}
+
+/**
+ * P12: what `element` adds to a whole capture (page load, waits, the shot) against the same
+ * capture given the CSS selector of the same element, on the heavy bench page, interleaved.
+ * The `element` capture also scrolls through the page first (lazy sections must exist before they
+ * can be found): that is part of what it adds.
+ */
+export async function elementCostSection(
+  url: string,
+  viewport: { width: number; height: number },
+  rounds: number,
+): Promise<ElementCostResult> {
+  const query = 'customer table';
+  const pool = createBrowserPool({
+    executablePath: CHROMIUM_PATH,
+    concurrency: 1,
+    queueLimit: 4,
+    recycleAfter: 200,
+    captureTimeoutMs: 120_000,
+  });
+  const settings = { navigationTimeoutMs: 30_000 };
+  const base = pageOptions(url, { viewport });
+  try {
+    const first = await capture(pool, { ...base, element: query }, settings);
+    const selector = first.element?.selector;
+    if (!selector) throw new Error(`element bench: "${query}" resolved to nothing on ${url}`);
+    const withSelector: number[] = [];
+    const withElement: number[] = [];
+    for (let i = 0; i < rounds; i++) {
+      let start = performance.now();
+      await capture(pool, { ...base, selector }, settings);
+      withSelector.push(performance.now() - start);
+      start = performance.now();
+      await capture(pool, { ...base, element: query }, settings);
+      withElement.push(performance.now() - start);
+    }
+    const s = stats(withSelector);
+    const e = stats(withElement);
+    console.log(
+      `  heavy: selector p50 ${s.p50} ms, element p50 ${e.p50} ms (+${Math.round(e.p50 - s.p50)} ms)`,
+    );
+    return {
+      page: 'heavy',
+      query,
+      selector,
+      withSelector: s,
+      withElement: e,
+      addedP50: Math.round(e.p50 - s.p50),
+    };
+  } finally {
+    await pool.close();
+  }
 }

@@ -99,30 +99,34 @@ export function collectCandidatesInPage(args: {
     const bold = Number.parseInt(style.fontWeight, 10) >= 600;
     return Math.round(size * (bold ? 1.1 : 1) * 10) / 10;
   };
+  const bodySize =
+    Number.parseFloat(getComputedStyle(document.body ?? document.documentElement).fontSize) || 16;
+  // Cheap tests first (text, place in the tree), computed styles last: this runs over every block.
   const isPseudoHeading = (el: Element) => {
-    if (el.closest(NOT_TITLE)) return false;
-    const display = getComputedStyle(el).display;
-    if (display.startsWith('inline') || display === 'contents' || display === 'none') return false;
-    const text = clean(el.textContent);
+    const raw = el.textContent ?? '';
+    if (raw.length < 2 || raw.length > 200) return false;
+    const text = clean(raw);
     if (text.length < 2 || text.length > 60 || !/\p{L}{2}/u.test(text) || text.split(' ').length > 8)
       return false;
+    if (el.closest(NOT_TITLE) || el.closest(HEADING_SELECTOR)) return false;
+    const style = getComputedStyle(el);
+    const display = style.display;
+    if (display.startsWith('inline') || display === 'contents' || display === 'none') return false;
     // A leaf block: every child element is inline (formatting, an icon), none holds its own block.
     for (const child of el.children) {
       if (!getComputedStyle(child).display.startsWith('inline')) return false;
     }
-    const style = getComputedStyle(el);
     const bold = Number.parseInt(style.fontWeight, 10) >= 600;
-    const bodySize = Number.parseFloat(getComputedStyle(document.body).fontSize) || 16;
     const large = (Number.parseFloat(style.fontSize) || 16) >= bodySize * 1.25;
     const className = typeof el.className === 'string' ? el.className : '';
-    return bold || large || TITLE_CLASS.test(className);
+    return (bold || large || TITLE_CLASS.test(className)) && visible(el);
   };
   const realHeadings = [...document.querySelectorAll(HEADING_SELECTOR)].filter(visible);
   const realSet = new Set(realHeadings);
   const pseudoHeadings = [
     ...(document.body?.querySelectorAll('div,p,span,strong,b,dt,figcaption,legend') ?? []),
   ]
-    .filter((el) => !realSet.has(el) && !el.closest(HEADING_SELECTOR) && visible(el) && isPseudoHeading(el))
+    .filter((el) => !realSet.has(el) && isPseudoHeading(el))
     .slice(0, 400);
   const headings = [...realHeadings, ...pseudoHeadings];
   const rank = new Map<Element, number>();

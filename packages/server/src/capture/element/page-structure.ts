@@ -28,8 +28,26 @@ function alike(a: ElementCandidate, b: ElementCandidate, pageWidth: number): boo
   );
 }
 
-/** The largest set of like siblings among `list` (at least 2), or []. */
-function likeSiblings(list: readonly ElementCandidate[], pageWidth: number): ElementCandidate[] {
+/**
+ * The like-sibling group of each candidate's children, found once per scoring (a parent with
+ * hundreds of children would otherwise be searched again for each of them).
+ */
+export type LikeMemo = Map<number, ElementCandidate[]>;
+
+function likeChildren(
+  parent: number,
+  children: Children,
+  pageWidth: number,
+  memo?: LikeMemo,
+): ElementCandidate[] {
+  const cached = memo?.get(parent);
+  if (cached) return cached;
+  const found = findLikeSiblings(children.get(parent) ?? [], pageWidth);
+  memo?.set(parent, found);
+  return found;
+}
+
+function findLikeSiblings(list: readonly ElementCandidate[], pageWidth: number): ElementCandidate[] {
   let best: ElementCandidate[] = [];
   for (const seed of list) {
     const group = list.filter((x) => alike(seed, x, pageWidth));
@@ -49,13 +67,14 @@ export function groupItems(
   c: ElementCandidate,
   children: Children,
   pageWidth: number,
+  memo?: LikeMemo,
 ): { items: ElementCandidate[]; depth: number } {
   let best: ElementCandidate[] = [];
   let bestArea = 0;
   let bestDepth = 0;
   const visit = (node: ElementCandidate, depth: number) => {
     const kids = children.get(node.index) ?? [];
-    const group = likeSiblings(kids, pageWidth);
+    const group = likeChildren(node.index, children, pageWidth, memo);
     const total = group.reduce((s, x) => s + area(x), 0);
     if (group.length >= 2 && total > bestArea * 1.2) {
       best = group;
@@ -79,9 +98,10 @@ export function findGroup(
   children: Children,
   byIndex: ByIndex,
   pageWidth: number,
+  memo?: LikeMemo,
 ): ElementCandidate[] {
-  const siblings = siblingGroup(c, children, byIndex, pageWidth);
-  return siblings.length >= 2 ? siblings : groupItems(c, children, pageWidth).items;
+  const siblings = siblingGroup(c, children, byIndex, pageWidth, memo);
+  return siblings.length >= 2 ? siblings : groupItems(c, children, pageWidth, memo).items;
 }
 
 /** The group of like items a candidate is one of (through wrappers that only hold it), or []. */
@@ -90,6 +110,7 @@ export function siblingGroup(
   children: Children,
   byIndex: ByIndex,
   pageWidth: number,
+  memo?: LikeMemo,
 ): ElementCandidate[] {
   if (!LANDMARKS.has(c.tag)) {
     // Up through wrappers that hold only it (a grid column around a card, a link around a logo).
@@ -99,7 +120,7 @@ export function siblingGroup(
       if (kids.length !== 1 || area(p) > area(c) * 4) break;
       x = p;
     }
-    const group = likeSiblings(children.get(x.parent) ?? [], pageWidth);
+    const group = likeChildren(x.parent, children, pageWidth, memo);
     if (group.includes(x)) return group;
   }
   return [];

@@ -14,7 +14,14 @@ import {
   SECTION_WORDS,
   SET_NOUNS,
 } from './element-vocabulary.ts';
-import { findGroup, groupItems, placeFactor, readingOrder, siblingGroup } from './page-structure.ts';
+import {
+  findGroup,
+  groupItems,
+  type LikeMemo,
+  placeFactor,
+  readingOrder,
+  siblingGroup,
+} from './page-structure.ts';
 
 /** One meaningful part of a description: a word, the stems that match it, and its concepts. */
 export interface QueryTerm {
@@ -424,8 +431,19 @@ export function scoreCandidates(
   };
   // A plural word ("features", "plans") is met best by the container of several like items it
   // describes: the items' own evidence, lifted to the container holding them.
+  const likeMemo: LikeMemo = new Map();
+  // Groups are found once per candidate (the same for every word).
+  const groupsHeld = new Map<number, { items: ElementCandidate[]; depth: number }>();
+  const heldBy = (c: ElementCandidate) => {
+    let g = groupsHeld.get(c.index);
+    if (!g) {
+      g = groupItems(c, children, layout.documentWidth, likeMemo);
+      groupsHeld.set(c.index, g);
+    }
+    return g;
+  };
   const groupEvidence = (c: ElementCandidate, ti: number, wholeItems = false): number => {
-    const { items, depth } = groupItems(c, children, layout.documentWidth);
+    const { items, depth } = heldBy(c);
     if (items.length < 2) return 0;
     if (wholeItems && !items.every(isComponent)) return 0;
     const rep = items.map((item) => bestInside(item, ti));
@@ -489,7 +507,7 @@ export function scoreCandidates(
     const member =
       hasPlural &&
       !LANDMARK_TAGS.has(c.tag) &&
-      siblingGroup(c, children, byIndex, layout.documentWidth).length >= 2;
+      siblingGroup(c, children, byIndex, layout.documentWidth, likeMemo).length >= 2;
     let sum = 0;
     let weights = 0;
     let best = 0;
@@ -534,7 +552,7 @@ export function scoreCandidates(
     if (ownA !== ownB) return ownB - ownA;
     return a.candidate.box.width * a.candidate.box.height - b.candidate.box.width * b.candidate.box.height;
   });
-  if (counting) return pickItem(scored, parsed, children, byIndex, layout.documentWidth);
+  if (counting) return pickItem(scored, parsed, children, byIndex, layout.documentWidth, likeMemo);
   return scored;
 }
 
@@ -562,13 +580,14 @@ function pickItem(
   children: Map<number, ElementCandidate[]>,
   byIndex: Map<number, ElementCandidate>,
   pageWidth: number,
+  likeMemo: LikeMemo,
 ): ScoredCandidate[] {
   const top = scored[0];
   if (!top) return scored;
   const ordinal = parsed.ordinal ?? 1;
   for (const s of scored.slice(0, 8)) {
     if (s.score < top.score * 0.75) break;
-    const group = findGroup(s.candidate, children, byIndex, pageWidth);
+    const group = findGroup(s.candidate, children, byIndex, pageWidth, likeMemo);
     if (group.length < 2 || group.length < ordinal) continue;
     let item: ElementCandidate | undefined;
     if (parsed.priceOrder) {
