@@ -220,10 +220,11 @@ export function targets(r: Results): TargetRow[] {
   const ec = r.elementCost;
   rows.push({
     id: 'P12',
-    metric: 'element resolution on the heavy page: added to the same capture with a CSS selector, p50',
+    metric:
+      'element resolution on the heavy page: added to the same capture with a CSS selector (waits and search phases), p50',
     target: '≤ 150 ms p50',
     reached: ec
-      ? `${ec.addedP50 >= 0 ? '+' : ''}${ec.addedP50} ms (element ${Math.round(ec.withElement.p50)} vs selector ${Math.round(ec.withSelector.p50)} ms)`
+      ? `${ec.addedP50 >= 0 ? '+' : ''}${ec.addedP50} ms (waits + search ${Math.round(ec.elementWaitsAndSearch.p50)} vs the selector capture's waits ${Math.round(ec.selectorWaits.p50)} ms; whole captures ${Math.round(ec.withElement.p50)} vs ${Math.round(ec.withSelector.p50)} ms)`
       : '-',
     verdict: verdict(ec ? ec.addedP50 <= 150 : undefined),
   });

@@ -129,12 +129,16 @@ describe('bench targets', () => {
         selector: 'table',
         withSelector: { ...stats, p50: 300 },
         withElement: { ...stats, p50: 300 + added },
+        selectorWaits: { ...stats, p50: 50 },
+        elementWaitsAndSearch: { ...stats, p50: 50 + added },
         addedP50: added,
       },
     });
     expect(row(base, 'P12')?.verdict).toBe('not measured');
     expect(row(cost(90), 'P12')?.verdict).toBe('meets');
-    expect(row(cost(90), 'P12')?.reached).toBe('+90 ms (element 390 vs selector 300 ms)');
+    expect(row(cost(90), 'P12')?.reached).toBe(
+      "+90 ms (waits + search 140 vs the selector capture's waits 50 ms; whole captures 390 vs 300 ms)",
+    );
     expect(row(cost(200), 'P12')?.verdict).toBe('falls short');
   });
 });

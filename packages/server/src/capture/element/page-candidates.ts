@@ -101,14 +101,15 @@ export function collectCandidatesInPage(args: {
   };
   const bodySize =
     Number.parseFloat(getComputedStyle(document.body ?? document.documentElement).fontSize) || 16;
-  // Cheap tests first (text, place in the tree), computed styles last: this runs over every block.
+  // Cheap tests first (text, place in the tree, a rendered box), computed styles last: this runs
+  // over every block of the page.
   const isPseudoHeading = (el: Element) => {
     const raw = el.textContent ?? '';
     if (raw.length < 2 || raw.length > 200) return false;
     const text = clean(raw);
     if (text.length < 2 || text.length > 60 || !/\p{L}{2}/u.test(text) || text.split(' ').length > 8)
       return false;
-    if (el.closest(NOT_TITLE) || el.closest(HEADING_SELECTOR)) return false;
+    if (el.closest(NOT_TITLE) || el.closest(HEADING_SELECTOR) || !visible(el)) return false;
     const style = getComputedStyle(el);
     const display = style.display;
     if (display.startsWith('inline') || display === 'contents' || display === 'none') return false;
@@ -119,7 +120,7 @@ export function collectCandidatesInPage(args: {
     const bold = Number.parseInt(style.fontWeight, 10) >= 600;
     const large = (Number.parseFloat(style.fontSize) || 16) >= bodySize * 1.25;
     const className = typeof el.className === 'string' ? el.className : '';
-    return (bold || large || TITLE_CLASS.test(className)) && visible(el);
+    return bold || large || TITLE_CLASS.test(className);
   };
   const realHeadings = [...document.querySelectorAll(HEADING_SELECTOR)].filter(visible);
   const realSet = new Set(realHeadings);
