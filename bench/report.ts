@@ -6,7 +6,7 @@ import { CHROMIUM_PATH } from './baselines.ts';
 import type { CdnLoadResult } from './cdn-load.ts';
 import type { ComposeResult } from './compose.ts';
 import type { CpuResult } from './cpu.ts';
-import type { ElementBenchResult } from './element.ts';
+import type { ElementBenchResult, ElementCostResult, ElementEvalBenchResult } from './element.ts';
 import type { ThroughputResult } from './in-process.ts';
 import type { Stats } from './measure.ts';
 import type { PixelCheck } from './pixels.ts';
@@ -47,6 +47,10 @@ export interface Results {
   pixels?: Record<string, PixelCheck>;
   memory?: MemoryResult;
   element?: ElementBenchResult[];
+  /** P12: a capture with `element` against the same capture with `selector`. */
+  elementCost?: ElementCostResult;
+  /** Issue 33: the evaluation set on real templates. */
+  elementEval?: ElementEvalBenchResult;
   elapsedSeconds?: number;
 }
 
@@ -272,8 +276,26 @@ export function markdown(r: Results): string {
       ),
     );
   }
+  if (r.elementEval) lines.push('', ...elementEvalLines(r.elementEval));
   if (r.notes.length) lines.push('', ...r.notes.map((n) => `- ${n}`));
   return lines.join('\n');
+}
+
+const percent = (r: { hits: number; total: number }) =>
+  `${r.hits}/${r.total} (${((r.hits / Math.max(1, r.total)) * 100).toFixed(1)} %)`;
+
+/** The per-template table of the element evaluation (issue 33), as docs/benchmarks.md shows it. */
+export function elementEvalLines(e: ElementEvalBenchResult): string[] {
+  return [
+    'Element evaluation on real templates (issue 33; test/element, built-in resolver, a hit is a box with IoU >= 0.6 with an acceptable element):',
+    '',
+    table(
+      ['template', 'part', 'descriptions hit', 'nonsense refused'],
+      e.templates.map((t) => [t.template, t.part, percent(t.real), percent(t.nonsense)]),
+    ),
+    '',
+    `All: ${percent(e.real)}; tuning part ${percent(e.tuning)}; held-out part ${percent(e.heldOut)}. Nonsense refused (422 element_not_found): ${percent(e.nonsense)}; not-found precision ${e.notFoundPrecision.nonsense}/${e.notFoundPrecision.answered422} of the 422 answers were for nonsense. Resolver time per description p50 ${Math.round(e.resolve.p50)} ms, p95 ${Math.round(e.resolve.p95)} ms.`,
+  ];
 }
 
 export function printTable(r: Results): void {

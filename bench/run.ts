@@ -22,7 +22,7 @@ import { barePlaywrightProcess } from './bare-process.ts';
 import { barePlaywright, captureWebsitePerCall, captureWebsiteWarm } from './baselines.ts';
 import { benchCompose } from './compose.ts';
 import { bareContender, cpuSection } from './cpu.ts';
-import { elementSection } from './element.ts';
+import { elementCostSection, elementEvalSection, elementSection } from './element.ts';
 import {
   type Contenders,
   cacheSection,
@@ -135,6 +135,10 @@ try {
   if (wanted('element')) {
     console.log('element resolution on the heavy and long pages (issue 14)');
     results.element = await elementSection(pages, VIEWPORT, Math.max(5, ROUNDS));
+    console.log('element: what it adds to a capture of the heavy page against a CSS selector (P12)');
+    results.elementCost = await elementCostSection(pages.heavy, VIEWPORT, Math.max(5, ROUNDS));
+    console.log('element: the evaluation set on real templates (issue 33), built-in resolver');
+    results.elementEval = await elementEvalSection(fixtures.origin);
   }
 
   const inProcess = (['latency', 'fullpage', 'throughput', 'cache', 'compose', 'preview'] as const).some(

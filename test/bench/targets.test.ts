@@ -49,6 +49,7 @@ describe('bench targets', () => {
       'P8',
       'P9',
       'P10',
+      'P12',
     ]);
     expect(targets(base).every((t) => t.verdict === 'not measured')).toBe(true);
   });
@@ -117,5 +118,27 @@ describe('bench targets', () => {
     const failing = { ...meets, throughput: { ...meets.throughput, 'vitrine-capture': run(200, 2007) } };
     expect(row(failing, 'P3')?.verdict).toBe('not measured');
     expect(row(failing, 'P3')?.reached).toContain('vitrine-capture 2007 failed');
+  });
+
+  it('P12: what element adds to the same capture with a selector, against 150 ms', () => {
+    const cost = (added: number) => ({
+      ...base,
+      elementCost: {
+        page: 'heavy',
+        query: 'customer table',
+        selector: 'table',
+        withSelector: { ...stats, p50: 300 },
+        withElement: { ...stats, p50: 300 + added },
+        selectorWaits: { ...stats, p50: 50 },
+        elementWaitsAndSearch: { ...stats, p50: 50 + added },
+        addedP50: added,
+      },
+    });
+    expect(row(base, 'P12')?.verdict).toBe('not measured');
+    expect(row(cost(90), 'P12')?.verdict).toBe('meets');
+    expect(row(cost(90), 'P12')?.reached).toBe(
+      "+90 ms (waits + search 140 vs the selector capture's waits 50 ms; whole captures 390 vs 300 ms)",
+    );
+    expect(row(cost(200), 'P12')?.verdict).toBe('falls short');
   });
 });

@@ -1,3 +1,4 @@
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ChatRequest, startChatCompletionsDouble } from '../support/chat-completions-double.ts';
 import { type RunningServer, startFixtureServer } from '../support/fixture-server.ts';
@@ -12,6 +13,23 @@ const ENV = {
 };
 // biome-ignore lint/suspicious/noExplicitAny: response bodies are checked field by field
 type Json = Record<string, any>;
+
+/** The text of a chat message's content (a string, or the text parts of a list of parts). */
+function textOf(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return content
+    .filter((p) => p?.type === 'text')
+    .map((p) => String(p.text))
+    .join('\n');
+}
+
+/** The image URLs of a chat message's content parts. */
+function imagesOf(content: unknown): string[] {
+  return Array.isArray(content)
+    ? content.filter((p) => p?.type === 'image_url').map((p) => String(p.image_url?.url))
+    : [];
+}
 
 let fixtures: RunningServer;
 beforeAll(async () => {
@@ -177,13 +195,15 @@ describe('AI assistance through an OpenAI-compatible provider', () => {
   let t: TestApp;
   let owner: TestKey;
   let mode: 'good' | 'garbage' | 'bad-enum' | 'error' = 'good';
+  let elementMode: 'first' | 'none' = 'first';
   let double: Awaited<ReturnType<typeof startChatCompletionsDouble>>;
   beforeAll(async () => {
     double = await startChatCompletionsDouble((request: ChatRequest) => {
       const [system, user] = request.body.messages;
       if (String(system?.content).startsWith('Pick the page element')) {
-        // The element chooser: pick the first candidate line of the outline.
-        const line = String(user?.content)
+        // The element chooser: pick the first candidate line of the outline, or say none.
+        if (elementMode === 'none') return JSON.stringify({ index: null });
+        const line = textOf(user?.content)
           .split('\n')
           .find((l) => /^\d+: /.test(l));
         return JSON.stringify({ index: line ? Number(line.split(':')[0]) : null });
@@ -283,7 +303,36 @@ describe('AI assistance through an OpenAI-compatible provider', () => {
     const asked = double.requests.find((r) =>
       String(r.body.messages[0]?.content).startsWith('Pick the page element'),
     );
-    expect(String(asked?.body.messages[1]?.content)).toContain('Element wanted: the hero section');
-    expect(String(asked?.body.messages[1]?.content)).toContain('Every branch, live in seconds');
+    const text = textOf(asked?.body.messages[1]?.content);
+    expect(text).toContain('Element wanted: the hero section');
+    expect(text).toContain('Every branch, live in seconds');
+    // The outline gives each candidate's role and size, and a small crop of it follows as an image.
+    expect(text).toMatch(/^0: \S+.*, \d+x\d+ px\./m);
+    const crops = imagesOf(asked?.body.messages[1]?.content);
+    expect(crops.length).toBeGreaterThan(0);
+    const jpeg = Buffer.from(String(crops[0]).replace(/^data:image\/jpeg;base64,/, ''), 'base64');
+    const meta = await sharp(jpeg).metadata();
+    expect(meta.format).toBe('jpeg');
+    expect(Math.max(meta.width ?? 0, meta.height ?? 0)).toBeLessThanOrEqual(256);
+  }, 240_000);
+
+  it('element: when the provider says none of the candidates is meant, 422 element_not_found, refunded', async () => {
+    elementMode = 'none';
+    try {
+      const before = (await t.request('GET', '/v1/usage', { key: owner.key })).json.credits_remaining;
+      const res = await t.request('POST', '/v1/capture', {
+        key: owner.key,
+        json: { url: landing(), element: 'the hero section', cache_ttl: 0 },
+      });
+      expect(res.status, JSON.stringify(res.json)).toBe(422);
+      expect(res.json.error.details).toMatchObject({
+        reason: 'element_not_found',
+        query: 'the hero section',
+      });
+      expect(res.json.error.details.candidates.length).toBeGreaterThan(0);
+      expect((await t.request('GET', '/v1/usage', { key: owner.key })).json.credits_remaining).toBe(before);
+    } finally {
+      elementMode = 'first';
+    }
   }, 240_000);
 });

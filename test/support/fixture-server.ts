@@ -17,6 +17,11 @@ const TYPES: Record<string, string> = {
   '.woff2': 'font/woff2',
   '.woff': 'font/woff',
   '.json': 'application/json',
+  '.gif': 'image/gif',
+  '.ico': 'image/x-icon',
+  '.mp4': 'video/mp4',
+  '.ttf': 'font/ttf',
+  '.eot': 'application/vnd.ms-fontobject',
 };
 
 /**
@@ -30,6 +35,13 @@ export const VENDOR_FILES: Record<string, string> = {
   '/vendor/aos.css': 'aos/dist/aos.css',
 };
 const NODE_MODULES = path.resolve(import.meta.dirname, '../../node_modules');
+
+/**
+ * Real templates from npm, kept with their licences under test/element/templates (issue 33),
+ * served under this path on every fixture server (they load their libraries from local copies).
+ */
+export const TEMPLATES_PATH = '/element-templates/';
+const TEMPLATES_DIR = path.resolve(import.meta.dirname, '../element/templates');
 
 export type RouteHandler = (req: http.IncomingMessage, res: http.ServerResponse) => void;
 
@@ -65,11 +77,15 @@ export async function startFixtureServer(
       fs.createReadStream(path.join(NODE_MODULES, vendor)).pipe(res);
       return;
     }
+    const templates = url.pathname.startsWith(TEMPLATES_PATH);
+    const base = templates ? TEMPLATES_DIR : root;
     const file = path.join(
-      root,
-      path.normalize(decodeURIComponent(url.pathname)).replace(/^(\.\.[/\\])+/, ''),
+      base,
+      path
+        .normalize(decodeURIComponent(templates ? url.pathname.slice(TEMPLATES_PATH.length) : url.pathname))
+        .replace(/^(\.\.[/\\])+/, ''),
     );
-    if (!file.startsWith(root) || !fs.existsSync(file) || fs.statSync(file).isDirectory()) {
+    if (!file.startsWith(base) || !fs.existsSync(file) || fs.statSync(file).isDirectory()) {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
       return;
     }

@@ -130,13 +130,26 @@ export interface AiInput {
   prompt: string | null;
 }
 
+/** One candidate element as the provider sees it: a summary line, role, heading, size, a small crop. */
+export interface ElementOutline {
+  index: number;
+  summary: string;
+  role: string;
+  heading: string;
+  width: number;
+  height: number;
+  /** data: URL of a small JPEG of the element, when it could be taken. */
+  crop?: string;
+}
+
 /** An AI provider: the built-in engine, or an OpenAI-compatible model. */
 export interface AiProvider {
   readonly name: string;
   decide(input: AiInput, signal: AbortSignal): Promise<AiDecision>;
   /**
    * Chooses the element a plain-language query means among candidates (element capture): the
-   * candidate's index, or null to leave the choice to the resolver's own scoring.
+   * candidate's index, `'none'` when none of them is meant, or null to leave the choice to the
+   * resolver's own scoring.
    */
-  chooseElement(query: string, outline: { index: number; summary: string }[]): Promise<number | null>;
+  chooseElement(query: string, outline: ElementOutline[]): Promise<number | 'none' | null>;
 }

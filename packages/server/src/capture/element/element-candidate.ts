@@ -21,6 +21,10 @@ export interface CandidateContents {
   links: number;
   headings: number;
   listItems: number;
+  /** Amounts of money in its text ("$9", "€ 49"). */
+  prices: number;
+  /** The most children of one kind it lays out side by side or in a list (cards of a grid). */
+  repeats: number;
 }
 
 /**
@@ -37,8 +41,14 @@ export interface ElementCandidate {
   name: string;
   /** The heading this element is the section of ("" when it introduces none). */
   heading: string;
+  /** Whether that heading is a drawn title (bold or large text, no heading element): weaker. */
+  headingDrawn: boolean;
   /** Every heading's text inside it (capped). */
   innerHeadings: string;
+  /** Identifiers (ids, classes) of what it holds, a few dozen distinct ones. */
+  innerIdent: string;
+  /** What the charts inside it draw (`area`, `line`, `bar`, `pie`, `donut`...), where known. */
+  charts: string[];
   /** id, classes, data-testid, name: identifiers authors chose. */
   ident: string;
   /** The start of its visible text, whitespace collapsed. */

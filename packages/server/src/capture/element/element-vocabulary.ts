@@ -20,14 +20,23 @@ const hasForm = (c: ElementCandidate) => c.tag === 'form' || c.contents.forms > 
 export const ELEMENT_CONCEPTS: ElementConcept[] = [
   {
     id: 'hero',
-    words: ['hero', 'banner', 'jumbotron', 'splash', 'masthead', 'intro', 'introduction', 'headline'],
-    // A hero is the first large block: near the top, most of the width, sizeable.
+    words: [
+      'hero',
+      'banner',
+      'jumbotron',
+      'splash',
+      'masthead',
+      'intro',
+      'introduction',
+      'headline',
+      'welcome',
+    ],
+    // A hero is the first large block: at the top (under a bar at most), most of the width, tall.
     structure: (c, l) =>
-      c.box.y < l.viewportHeight * 0.6 &&
+      c.box.y < l.viewportHeight * 0.3 &&
       c.box.width >= l.viewportWidth * 0.6 &&
       c.box.height >= 200 &&
       c.box.height <= l.viewportHeight * 1.5 &&
-      c.tag !== 'header' &&
       c.tag !== 'nav' &&
       c.role !== 'navigation'
         ? 0.75
@@ -35,13 +44,25 @@ export const ELEMENT_CONCEPTS: ElementConcept[] = [
   },
   {
     id: 'navigation',
-    words: ['navigation', 'nav', 'navbar', 'menu', 'menubar', 'topbar', 'breadcrumb'],
+    words: ['navigation', 'nav', 'navbar', 'menu', 'menubar', 'breadcrumb', 'sidenav', 'links'],
     roles: ['navigation', 'menubar', 'menu'],
     tags: ['nav'],
+    // Mostly links: a menu.
+    structure: (c) =>
+      c.contents.links >= 3 && c.textLength / c.contents.links < 30 && c.contents.inputs === 0 ? 0.5 : 0,
+  },
+  {
+    id: 'topbar',
+    words: ['topbar', 'toolbar', 'appbar', 'menubar'],
+    // A bar across the top: wide, short, at the very top of the page.
+    structure: (c, l) =>
+      c.box.y < 120 && c.box.width >= l.viewportWidth * 0.5 && c.box.height <= 160 && c.box.height >= 32
+        ? 0.85
+        : 0,
   },
   {
     id: 'header',
-    words: ['header', 'masthead', 'topbar'],
+    words: ['header', 'masthead'],
     roles: ['banner'],
     tags: ['header'],
   },
@@ -71,11 +92,12 @@ export const ELEMENT_CONCEPTS: ElementConcept[] = [
       'cost',
       'billing',
     ],
-    // Several prices with buttons: a price table; one price with a button: a single offer.
+    // Several prices with buttons: a price table; one price with a period or a button: a plan.
     structure: (c) => {
-      const prices = c.text.match(/[$€£]\s?\d/g)?.length ?? 0;
-      if (prices >= 2 && c.contents.buttons >= 2) return 0.5;
-      return prices >= 1 && c.contents.buttons >= 1 ? 0.3 : 0;
+      if (c.contents.prices >= 2 && c.contents.buttons + c.contents.links >= 2) return 0.6;
+      if (c.contents.prices === 1 && /\/\s?(mo|month|yr|year|user|seat)|per (month|year|user)/i.test(c.text))
+        return 0.6;
+      return c.contents.prices === 1 && c.contents.buttons + c.contents.links >= 1 ? 0.45 : 0;
     },
   },
   {
@@ -90,8 +112,20 @@ export const ELEMENT_CONCEPTS: ElementConcept[] = [
       'customer',
       'customers',
       'endorsement',
+      'feedback',
+      'saying',
+      'testimony',
     ],
-    structure: (c) => (c.tag === 'blockquote' ? 0.5 : 0),
+    // A quotation (a blockquote, a block that opens with a quotation mark, or a small block holding
+    // a quoted sentence and who said it) is a testimonial.
+    structure: (c) =>
+      c.tag === 'blockquote'
+        ? 0.5
+        : /^["“”«„]/.test(c.text) && c.textLength < 600
+          ? 0.5
+          : c.textLength < 400 && /["“«„][^"“”«„]{15,}["”»]/.test(c.text)
+            ? 0.45
+            : 0,
   },
   {
     id: 'features',
@@ -110,12 +144,22 @@ export const ELEMENT_CONCEPTS: ElementConcept[] = [
   },
   {
     id: 'signup',
-    words: ['signup', 'register', 'registration', 'join', 'create', 'account', 'onboarding', 'trial'],
+    words: [
+      'signup',
+      'register',
+      'registration',
+      'join',
+      'create',
+      'account',
+      'onboarding',
+      'trial',
+      'subscribe',
+    ],
     structure: (c) =>
       hasForm(c) && c.contents.passwords >= 1 && c.contents.inputs >= 3
         ? 0.7
-        : hasForm(c) &&
-            c.contents.emails >= 1 &&
+        : c.contents.emails >= 1 &&
+            c.contents.inputs <= 4 &&
             /sign ?up|register|create|trial|join|subscribe/i.test(c.text)
           ? 0.6
           : 0,
@@ -137,6 +181,9 @@ export const ELEMENT_CONCEPTS: ElementConcept[] = [
   {
     id: 'newsletter',
     words: ['newsletter', 'subscribe', 'mailing', 'updates'],
+    // One email field and a button: a newsletter box.
+    structure: (c) =>
+      c.contents.emails >= 1 && c.contents.inputs <= 2 && c.contents.passwords === 0 ? 0.6 : 0,
   },
   {
     id: 'form',
@@ -159,12 +206,18 @@ export const ELEMENT_CONCEPTS: ElementConcept[] = [
       'sparkline',
       'trend',
     ],
-    tags: ['canvas'],
-    structure: (c) => (c.tag === 'svg' ? 0.9 : c.contents.canvas > 0 || c.contents.svg > 0 ? 0.75 : 0),
+    // The plot itself, or better the titled card around exactly one plot (the chart with its
+    // title and legend); a block holding several plots is a dashboard, not a chart.
+    structure: (c) => {
+      if (c.tag === 'canvas' || c.tag === 'svg') return c.tag === 'svg' && c.charts.length === 0 ? 0.8 : 0.9;
+      const plots = c.contents.canvas + c.contents.svg;
+      if (plots === 1) return c.heading !== '' ? 0.95 : 0.8;
+      return plots > 1 ? 0.5 : 0;
+    },
   },
   {
     id: 'table',
-    words: ['table', 'tables', 'grid', 'datagrid', 'spreadsheet', 'rows', 'list'],
+    words: ['table', 'tables', 'datagrid', 'spreadsheet', 'rows', 'columns'],
     roles: ['table', 'grid', 'treegrid'],
     tags: ['table'],
     structure: (c) => (c.contents.tables > 0 ? 0.75 : 0),
@@ -173,6 +226,103 @@ export const ELEMENT_CONCEPTS: ElementConcept[] = [
     id: 'card',
     words: ['card', 'cards', 'tile', 'tiles', 'panel', 'widget', 'box'],
     structure: (c) => (c.surface ? 0.5 : 0),
+  },
+  {
+    id: 'list',
+    words: ['list', 'lists', 'listing', 'items', 'entries'],
+    roles: ['list'],
+    tags: ['ul', 'ol', 'dl'],
+  },
+  {
+    id: 'team',
+    words: ['team', 'members', 'member', 'staff', 'people', 'crew', 'employees', 'colleagues', 'founders'],
+  },
+  {
+    id: 'gallery-work',
+    words: ['portfolio', 'projects', 'work', 'works', 'showcase', 'samples', 'gallery'],
+    structure: (c) => (c.contents.images >= 3 ? 0.45 : 0),
+  },
+  {
+    id: 'services',
+    words: ['services', 'service', 'offer', 'offers', 'offering', 'offerings', 'solutions'],
+  },
+  {
+    id: 'timeline',
+    words: ['timeline', 'history', 'milestones', 'journey', 'chronology'],
+    // A list of dated entries: several years in a list.
+    structure: (c) =>
+      c.contents.listItems >= 3 && (c.text.match(/\b(19|20)\d{2}\b/g)?.length ?? 0) >= 3 ? 0.6 : 0,
+  },
+  {
+    id: 'experience',
+    words: ['experience', 'jobs', 'job', 'employment', 'career', 'positions', 'work'],
+  },
+  {
+    id: 'education',
+    words: ['education', 'degree', 'degrees', 'university', 'school', 'studies', 'academic', 'college'],
+  },
+  {
+    id: 'skills',
+    words: ['skills', 'skill', 'tools', 'technologies', 'stack', 'expertise'],
+  },
+  {
+    id: 'interests',
+    words: ['interests', 'hobbies', 'hobby', 'pastimes', 'passions'],
+  },
+  {
+    id: 'awards',
+    words: ['awards', 'award', 'certifications', 'certificates', 'honors', 'honours', 'achievements'],
+  },
+  {
+    id: 'about',
+    words: ['about', 'intro', 'bio', 'profile', 'biography', 'overview'],
+  },
+  {
+    id: 'products',
+    words: ['products', 'product', 'items', 'catalog', 'catalogue', 'merchandise', 'goods', 'shop', 'store'],
+  },
+  {
+    id: 'colors',
+    words: ['colors', 'colours', 'color', 'colour', 'palette', 'swatches'],
+    // Colour swatches show their codes.
+    structure: (c) => {
+      const codes = c.text.match(/#[0-9a-f]{6}\b|#[0-9a-f]{3}\b|rgba?\(/gi)?.length ?? 0;
+      return codes >= 2 ? 0.8 : codes === 1 && c.textLength < 60 ? 0.5 : 0;
+    },
+  },
+  {
+    id: 'map',
+    words: ['map', 'location', 'directions', 'address'],
+    tags: ['iframe'],
+  },
+  {
+    id: 'progress',
+    words: ['progress', 'progressbar', 'completion'],
+    roles: ['progressbar'],
+  },
+  {
+    id: 'social',
+    words: ['social', 'twitter', 'facebook', 'linkedin', 'github', 'instagram'],
+    structure: (c) =>
+      /(twitter|facebook|linkedin|github|instagram|youtube|dribbble|mastodon)/i.test(c.innerIdent) &&
+      c.contents.links >= 2
+        ? 0.7
+        : 0,
+  },
+  {
+    id: 'grid',
+    words: ['grid', 'layout', 'mosaic', 'collection'],
+    structure: (c) => (c.contents.repeats >= 3 ? 0.7 : c.contents.repeats === 2 ? 0.4 : 0),
+  },
+  {
+    id: 'icons',
+    words: ['icon', 'icons', 'symbols', 'logos'],
+    structure: (c) =>
+      /(^|\s)(fa|fas|far|fab|bi|icon|icons|material-icons|glyphicon)(\s|$)|(^|\s|-)icons?(\s|-|$)/i.test(
+        c.innerIdent,
+      )
+        ? 0.5
+        : 0,
   },
   {
     id: 'search',
@@ -189,7 +339,7 @@ export const ELEMENT_CONCEPTS: ElementConcept[] = [
   },
   {
     id: 'image',
-    words: ['image', 'picture', 'photo', 'illustration', 'screenshot', 'figure'],
+    words: ['image', 'picture', 'photo', 'illustration', 'illustrations', 'screenshot', 'figure', 'mockup'],
     roles: ['img', 'figure'],
     tags: ['img', 'figure'],
     structure: (c) => (c.contents.images > 0 ? 0.5 : 0),
@@ -205,7 +355,7 @@ export const ELEMENT_CONCEPTS: ElementConcept[] = [
   },
   {
     id: 'purchase',
-    words: ['buy', 'purchase', 'cart', 'basket', 'checkout', 'bag'],
+    words: ['buy', 'purchase', 'cart', 'basket', 'checkout', 'bag', 'order'],
     structure: (c) =>
       c.contents.buttons >= 1 &&
       c.contents.buttons <= 4 &&
@@ -224,6 +374,16 @@ export const ELEMENT_CONCEPTS: ElementConcept[] = [
     words: ['article', 'post', 'story', 'blog', 'entry', 'content', 'body'],
     roles: ['article', 'main'],
     tags: ['article'],
+    // A titled piece with a date: a post.
+    structure: (c) =>
+      c.heading !== '' &&
+      !c.headingDrawn &&
+      c.textLength <= 1200 &&
+      /\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d{1,2},? \d{4}\b|\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2} (jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]* \d{4}\b/i.test(
+        c.text,
+      )
+        ? 0.5
+        : 0,
   },
   {
     id: 'comments',
@@ -235,11 +395,25 @@ export const ELEMENT_CONCEPTS: ElementConcept[] = [
   },
   {
     id: 'stats',
-    words: ['stats', 'statistics', 'metrics', 'kpi', 'kpis', 'numbers', 'figures', 'summary'],
+    words: [
+      'stats',
+      'stat',
+      'statistics',
+      'metrics',
+      'metric',
+      'kpi',
+      'kpis',
+      'numbers',
+      'figures',
+      'summary',
+      'counters',
+    ],
+    // A figure with its label: short text, a number, a title.
+    structure: (c) => (c.heading !== '' && c.textLength <= 80 && /\d/.test(c.text) ? 0.5 : 0),
   },
   {
     id: 'logos',
-    words: ['logos', 'brands', 'clients', 'partners', 'companies', 'trusted'],
+    words: ['logos', 'logo', 'brands', 'clients', 'partners', 'companies', 'trusted', 'sponsors'],
   },
   {
     id: 'author',
@@ -248,6 +422,8 @@ export const ELEMENT_CONCEPTS: ElementConcept[] = [
   {
     id: 'buttons',
     words: ['button', 'buttons'],
+    tags: ['button'],
+    roles: ['button'],
     structure: (c) => (c.contents.buttons >= 2 && c.contents.inputs === 0 ? 0.5 : 0),
   },
   {
@@ -304,8 +480,153 @@ export const FILLER_WORDS = new Set([
   'just',
   'only',
   'please',
-  'top',
   'main',
+  'what',
+  'which',
+  'who',
+  'they',
+  'their',
+  'them',
+  'its',
+  'is',
+  'are',
+  'has',
+  'have',
+  'all',
+  'some',
+  'about',
+  'containing',
+  'showing',
+  'shows',
+  'where',
+  'big',
+  'large',
+  'small',
+  'little',
+  'tiny',
+  'huge',
+  'wide',
+  'full',
+  'row',
+  'rows',
+  'bit',
+]);
+
+/**
+ * Words that narrow a description when the page says them ("the recent projects", "card two")
+ * and are dropped when it does not ("the latest articles", "the three feature icons").
+ */
+export const OPTIONAL_WORDS = new Set([
+  'latest',
+  'recent',
+  'newest',
+  'new',
+  'current',
+  'featured',
+  'two',
+  'three',
+  'four',
+  'five',
+  'six',
+  'seven',
+  'eight',
+  'nine',
+  'ten',
+  'different',
+  'various',
+  'other',
+]);
+
+/** Nouns for a set of things, singular in form: like a plural, they name a group ("the pricing"). */
+export const COLLECTIVE_WORDS = new Set([
+  'pricing',
+  'gallery',
+  'portfolio',
+  'team',
+  'staff',
+  'faq',
+  'grid',
+  'catalog',
+  'catalogue',
+]);
+
+/** Nouns for "a set of" ("the list of posts"): the description means the set of what follows. */
+export const SET_NOUNS = new Set([
+  'list',
+  'grid',
+  'set',
+  'collection',
+  'series',
+  'group',
+  'row',
+  'bunch',
+  'selection',
+]);
+
+/** Words that ask for a whole section of the page rather than a card in it. */
+export const SECTION_WORDS = new Set(['section', 'sections', 'area', 'region', 'part', 'block']);
+
+/** Superlatives of price: the plan to pick among plans ("the cheapest plan"). */
+export const PRICE_ORDER = new Map<string, 'min' | 'max'>([
+  ['cheapest', 'min'],
+  ['cheaper', 'min'],
+  ['lowest', 'min'],
+  ['basic', 'min'],
+  ['priciest', 'max'],
+  ['expensive', 'max'],
+  ['premium', 'max'],
+  ['highest', 'max'],
+]);
+
+/** Ordinal words and the position they name (1-based; -1 is the last). */
+export const ORDINALS = new Map<string, number>([
+  ['first', 1],
+  ['1st', 1],
+  ['second', 2],
+  ['2nd', 2],
+  ['third', 3],
+  ['3rd', 3],
+  ['fourth', 4],
+  ['4th', 4],
+  ['fifth', 5],
+  ['5th', 5],
+  ['sixth', 6],
+  ['6th', 6],
+  ['seventh', 7],
+  ['eighth', 8],
+  ['ninth', 9],
+  ['tenth', 10],
+  ['last', -1],
+  ['final', -1],
+]);
+
+/** Words for where on the page an element is. */
+export const POSITIONS = new Set(['left', 'right', 'top', 'bottom', 'upper', 'lower']);
+
+/**
+ * What a chart draws, as people say it ("the pie chart", "the revenue bars"): matched against the
+ * kinds the page's chart library reports (page-candidates.ts, chart-kinds.ts).
+ */
+export const CHART_KINDS = new Map<string, string>([
+  ['area', 'area'],
+  ['line', 'line'],
+  ['lines', 'line'],
+  ['pie', 'pie'],
+  ['donut', 'donut'],
+  ['doughnut', 'donut'],
+  ['ring', 'donut'],
+  ['bar', 'bar'],
+  ['bars', 'bar'],
+  ['column', 'bar'],
+  ['columns', 'bar'],
+  ['histogram', 'bar'],
+  ['radar', 'radar'],
+  ['spider', 'radar'],
+  ['polar', 'polar'],
+  ['scatter', 'scatter'],
+  ['bubble', 'bubble'],
+  ['candlestick', 'candlestick'],
+  ['heatmap', 'heatmap'],
 ]);
 
 /**
@@ -329,4 +650,11 @@ export const JOINED_PHRASES: [RegExp, string][] = [
   [/\bnav[\s-]+bar\b/g, 'navbar'],
   [/\bside[\s-]+bar\b/g, 'sidebar'],
   [/\bdata[\s-]+table\b/g, 'datagrid'],
+  [/\btop[\s-]+bar\b/g, 'topbar'],
+  [/\bmenu[\s-]+bar\b/g, 'menubar'],
+  [/\btool[\s-]+bar\b/g, 'toolbar'],
+  [/\bstatus[\s-]+bar\b/g, 'statusbar'],
+  [/\bprogress[\s-]+bars?\b/g, 'progressbar'],
+  [/\bside[\s-]+nav\b/g, 'sidenav'],
+  [/\bfoot[\s-]+er\b/g, 'footer'],
 ];

@@ -15,7 +15,12 @@ export const CANDIDATES_GLOBAL = '__vitrineElementCandidates';
  * elements are skipped; at most `max` candidates, in document order. Returned as JSON text:
  * Playwright's own serialisation of a large result took longer than listing the candidates.
  */
-export function collectCandidatesInPage(args: { max: number; globalName: string }): string {
+export function collectCandidatesInPage(args: {
+  max: number;
+  globalName: string;
+  canvasKinds?: string[][];
+  echartsKinds?: string[][];
+}): string {
   const IMPLICIT_ROLES: Record<string, string> = {
     header: 'banner',
     nav: 'navigation',
@@ -63,12 +68,6 @@ export function collectCandidatesInPage(args: { max: number; globalName: string 
     const r = el.getBoundingClientRect();
     return { x: r.left + scrollX, y: r.top + scrollY, width: r.width, height: r.height };
   };
-  const levelOf = (h: Element) => {
-    const m = /^h([1-6])$/i.exec(h.tagName);
-    if (m) return Number(m[1]);
-    const aria = Number(h.getAttribute('aria-level'));
-    return aria >= 1 && aria <= 6 ? aria : 2;
-  };
   const visible = (el: Element) => {
     const box = el.getBoundingClientRect();
     if (box.width < 8 || box.height < 8) return false;
@@ -89,11 +88,50 @@ export function collectCandidatesInPage(args: { max: number; globalName: string 
     return hasBg || hasBorder || style.boxShadow !== 'none' || style.backgroundImage !== 'none';
   };
 
-  // The section each heading introduces: the ancestors of the heading that contain no other
-  // heading of the same or a higher level; of those, the nearest sectioning element, else the
-  // outermost one (never body, html or main, which hold every section).
-  const headingOwner = new Map<Element, Element>();
-  const headings = [...document.querySelectorAll(HEADING_SELECTOR)].filter(visible);
+  // Headings: real ones (h1-h6, role=heading) and the titles pages draw without them (a short,
+  // bold or title-classed block of text: a card header, a plan's name, a stat's label). Their
+  // rank is their rendered size (a small bold h4 under a 16 px h6 is lower), not the tag.
+  const TITLE_CLASS = /(^|[-_\s])(title|heading|header|caption|subheading|name|label)([-_\s]|$)/i;
+  const NOT_TITLE = 'a,button,label,th,td,option,select,textarea,input,li,nav,summary';
+  const rankOf = (el: Element) => {
+    const style = getComputedStyle(el);
+    const size = Number.parseFloat(style.fontSize) || 16;
+    const bold = Number.parseInt(style.fontWeight, 10) >= 600;
+    return Math.round(size * (bold ? 1.1 : 1) * 10) / 10;
+  };
+  const bodySize =
+    Number.parseFloat(getComputedStyle(document.body ?? document.documentElement).fontSize) || 16;
+  // Cheap tests first (text, place in the tree, a rendered box), computed styles last: this runs
+  // over every block of the page.
+  const isPseudoHeading = (el: Element) => {
+    const raw = el.textContent ?? '';
+    if (raw.length < 2 || raw.length > 200) return false;
+    const text = clean(raw);
+    if (text.length < 2 || text.length > 60 || !/\p{L}{2}/u.test(text) || text.split(' ').length > 8)
+      return false;
+    if (el.closest(NOT_TITLE) || el.closest(HEADING_SELECTOR) || !visible(el)) return false;
+    const style = getComputedStyle(el);
+    const display = style.display;
+    if (display.startsWith('inline') || display === 'contents' || display === 'none') return false;
+    // A leaf block: every child element is inline (formatting, an icon), none holds its own block.
+    for (const child of el.children) {
+      if (!getComputedStyle(child).display.startsWith('inline')) return false;
+    }
+    const bold = Number.parseInt(style.fontWeight, 10) >= 600;
+    const large = (Number.parseFloat(style.fontSize) || 16) >= bodySize * 1.25;
+    const className = typeof el.className === 'string' ? el.className : '';
+    return bold || large || TITLE_CLASS.test(className);
+  };
+  const realHeadings = [...document.querySelectorAll(HEADING_SELECTOR)].filter(visible);
+  const realSet = new Set(realHeadings);
+  const pseudoHeadings = [
+    ...(document.body?.querySelectorAll('div,p,span,strong,b,dt,figcaption,legend') ?? []),
+  ]
+    .filter((el) => !realSet.has(el) && isPseudoHeading(el))
+    .slice(0, 400);
+  const headings = [...realHeadings, ...pseudoHeadings];
+  const rank = new Map<Element, number>();
+  for (const h of headings) rank.set(h, rankOf(h));
   const SECTIONING = new Set([
     'section',
     'article',
@@ -107,43 +145,140 @@ export function collectCandidatesInPage(args: { max: number; globalName: string 
     'li',
     'figure',
   ]);
-  // Per ancestor, how many visible headings of each level it holds: one pass, O(headings x depth).
-  const levelCounts = new Map<Element, number[]>();
+  // Per ancestor, the ranks of the headings it holds, to find the ones a heading tops.
+  const ranksIn = new Map<Element, number[]>();
   for (const h of headings) {
-    const level = levelOf(h);
     for (let node = h.parentElement; node; node = node.parentElement) {
-      let counts = levelCounts.get(node);
-      if (!counts) {
-        counts = [0, 0, 0, 0, 0, 0, 0];
-        levelCounts.set(node, counts);
+      let list = ranksIn.get(node);
+      if (!list) {
+        list = [];
+        ranksIn.set(node, list);
       }
-      counts[level] = (counts[level] ?? 0) + 1;
+      list.push(rank.get(h) ?? 0);
     }
   }
-  const headingsUpTo = (node: Element, level: number) => {
-    const counts = levelCounts.get(node);
-    let n = 0;
-    for (let l = 1; l <= level; l++) n += counts?.[l] ?? 0;
-    return n;
-  };
+  // The component each heading titles: of its ancestors that hold no other heading of the same or
+  // a higher rank, the outermost one with a surface of its own (the card, not the card's header
+  // strip) up to the nearest sectioning element; else that sectioning element; else the
+  // outermost wrapper (never body, html or main, which hold every section).
+  const headingOwner = new Map<Element, Element>();
   for (const h of headings) {
-    const level = levelOf(h);
+    const r = rank.get(h) ?? 0;
     const chain: Element[] = [];
     let node = h.parentElement;
     while (node && node !== document.body && node !== document.documentElement) {
-      if (headingsUpTo(node, level) > 1) break;
+      const others = (ranksIn.get(node) ?? []).filter((x) => x >= r - 0.5).length;
+      if (others > 1) break;
       chain.push(node);
       node = node.parentElement;
     }
+    // A heading among sibling headings ("Skills: Languages ..., Workflow ...") titles the block
+    // right after it.
+    if (chain.length === 0) {
+      const next = h.nextElementSibling;
+      if (next && !rank.has(next) && !(ranksIn.get(next) ?? []).some((x) => x >= r - 0.5)) {
+        if (!headingOwner.has(next)) headingOwner.set(next, h);
+      }
+      continue;
+    }
     const usable = chain.filter((el) => el.tagName.toLowerCase() !== 'main');
-    const sectioning = usable.find(
+    const sectionAt = usable.findIndex(
       (el) => SECTIONING.has(el.tagName.toLowerCase()) || el.getAttribute('role') === 'region',
     );
-    // Else the nearest card or panel (its own surface), else the outermost wrapper.
-    const surfaced = sectioning ? undefined : usable.find((el) => surfaceOf(el));
-    const owner = sectioning ?? surfaced ?? usable[usable.length - 1];
-    if (owner && !headingOwner.has(owner)) headingOwner.set(owner, h);
+    const upTo = sectionAt >= 0 ? usable.slice(0, sectionAt + 1) : usable;
+    const surfaced = [...upTo].reverse().find((el) => surfaceOf(el));
+    const owner = surfaced ?? (sectionAt >= 0 ? usable[sectionAt] : usable[usable.length - 1]);
+    if (!owner) continue;
+    // A real heading wins an owner from a drawn title; otherwise the first (highest) one keeps it.
+    const held = headingOwner.get(owner);
+    if (!held || (!realSet.has(held) && realSet.has(h))) headingOwner.set(owner, h);
   }
+
+  // Drawn titles inside each ancestor (a few), so a container knows the titles it holds.
+  const titlesIn = new Map<Element, Element[]>();
+  for (const t of pseudoHeadings) {
+    for (let node = t.parentElement; node && node !== document.body; node = node.parentElement) {
+      const list = titlesIn.get(node) ?? [];
+      if (list.length >= 16) continue;
+      list.push(t);
+      titlesIn.set(node, list);
+    }
+  }
+
+  // What each chart draws: canvases as the page's chart library reported them (collected in the
+  // page's own world, passed in by document order), SVG charts by their library's classes.
+  const chartKinds = new Map<Element, string[]>();
+  const canvases = document.querySelectorAll('canvas');
+  canvases.forEach((c, i) => {
+    const kinds = args.canvasKinds?.[i];
+    if (kinds && kinds.length > 0) chartKinds.set(c, kinds);
+  });
+  const boxKinds = document.querySelectorAll('[_echarts_instance_]');
+  boxKinds.forEach((c, i) => {
+    const kinds = args.echartsKinds?.[i];
+    if (kinds && kinds.length > 0) chartKinds.set(c, kinds);
+  });
+  const SVG_SERIES: [string, string][] = [
+    ['apexcharts-area-series', 'area'],
+    ['apexcharts-line-series', 'line'],
+    ['apexcharts-bar-series', 'bar'],
+    ['apexcharts-candlestick-series', 'candlestick'],
+    ['apexcharts-pie', 'pie'],
+    ['apexcharts-radialbar', 'radial'],
+    ['apexcharts-radar-series', 'radar'],
+    ['apexcharts-heatmap-series', 'heatmap'],
+    ['highcharts-area-series', 'area'],
+    ['highcharts-areaspline-series', 'area'],
+    ['highcharts-line-series', 'line'],
+    ['highcharts-spline-series', 'line'],
+    ['highcharts-column-series', 'bar'],
+    ['highcharts-bar-series', 'bar'],
+    ['highcharts-pie-series', 'pie'],
+    ['highcharts-scatter-series', 'scatter'],
+  ];
+  for (const svg of document.querySelectorAll('svg.apexcharts-svg, svg.highcharts-root')) {
+    const kinds = SVG_SERIES.filter(([cls]) => svg.querySelector(`.${cls}`)).map(([, kind]) => kind);
+    if (
+      svg.querySelector('.apexcharts-pie') &&
+      svg.querySelector('.apexcharts-donut-slice, [class*="donut"]')
+    ) {
+      kinds.push('donut');
+    }
+    if (kinds.length > 0) chartKinds.set(svg, kinds);
+  }
+  const chartsIn = (el: Element): string[] => {
+    const kinds = new Set<string>(chartKinds.get(el) ?? []);
+    if (chartKinds.size > 0) {
+      for (const [chart, list] of chartKinds) if (el.contains(chart)) for (const k of list) kinds.add(k);
+    }
+    return [...kinds].slice(0, 12);
+  };
+  // The identifiers of what an element holds (its descendants' ids and classes, a few dozen
+  // distinct ones): "the card with progress bars" is the card holding `.progress-bar`s.
+  const innerIdentsOf = (el: Element): string => {
+    const seen = new Set<string>();
+    const walker = el.querySelectorAll('[id],[class]');
+    for (let i = 0; i < walker.length && i < 400 && seen.size < 48; i++) {
+      const d = walker[i] as Element;
+      if (d.id) seen.add(d.id);
+      // classList, not className: an SVG icon's className is not a string.
+      for (const c of d.classList) if (seen.size < 48) seen.add(c);
+    }
+    return [...seen].join(' ');
+  };
+
+  // The most children of one kind (same tag and first class) an element lays out: a grid, a list.
+  const repeatsOf = (el: Element): number => {
+    const counts = new Map<string, number>();
+    let most = 0;
+    for (const child of el.children) {
+      const key = `${child.tagName}.${child.classList[0] ?? ''}`;
+      const n = (counts.get(key) ?? 0) + 1;
+      counts.set(key, n);
+      most = Math.max(most, n);
+    }
+    return Math.min(most, 500);
+  };
 
   const nameOf = (el: Element): string => {
     const label = el.getAttribute('aria-label');
@@ -192,12 +327,13 @@ export function collectCandidatesInPage(args: { max: number; globalName: string 
     if (!eligible || !visible(el)) continue;
     const heading = headingOwner.get(el);
     const inner = el.querySelectorAll(HEADING_SELECTOR);
+    const innerTitles = titlesIn.get(el) ?? [];
     // A table's column headers are its headings: they say what it lists.
     const columnHeads =
       tag === 'table' || role === 'table' || role === 'grid'
         ? [...el.querySelectorAll('th')].slice(0, 12)
         : [];
-    const innerHeadings = [...inner, ...columnHeads]
+    const innerHeadings = [...inner, ...innerTitles, ...columnHeads]
       .filter((h) => h !== heading)
       .slice(0, 16)
       .map((h) => clean(h.textContent))
@@ -230,7 +366,10 @@ export function collectCandidatesInPage(args: { max: number; globalName: string 
       role: role || IMPLICIT_ROLES[tag] || '',
       name: nameOf(el),
       heading: heading ? clean(heading.textContent) : '',
+      headingDrawn: heading ? !realSet.has(heading) : false,
       innerHeadings,
+      innerIdent: innerIdentsOf(el),
+      charts: chartsIn(el),
       ident: clean(
         [
           el.id,
@@ -251,13 +390,17 @@ export function collectCandidatesInPage(args: { max: number; globalName: string 
         forms: count('form'),
         inputs: count('input:not([type="hidden"]):not([type="submit"]):not([type="button"]),textarea,select'),
         passwords: count('input[type="password"]'),
-        emails: count('input[type="email"],input[autocomplete="email"],input[name*="email" i]'),
+        emails: count(
+          'input[type="email"],input[autocomplete="email"],input[name*="email" i],input[placeholder*="email" i],input[aria-label*="email" i]',
+        ),
         searches: count('input[type="search"],[role="search"],search'),
         buttons: count('button,input[type="submit"],[role="button"]'),
         images: count('img,picture,[role="img"]'),
         links: count('a[href]'),
         headings: inner.length,
         listItems: count('li'),
+        prices: Math.min(50, fullText.match(/[$€£¥]\s?\d/g)?.length ?? 0),
+        repeats: repeatsOf(el),
       },
       box,
       parent,

@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core';
 import { z } from 'zod';
 import { AppError } from '../../errors/app-error.ts';
+import { chartKinds } from './chart-kinds.ts';
 import type {
   CandidateContents,
   CandidateSnapshot,
@@ -33,16 +34,30 @@ export interface ElementResolution {
   confidence: number;
 }
 
+/** One of the best candidates, as an AI picker sees it (never the page's HTML). */
+export interface ElementOutlineEntry {
+  index: number;
+  /** One line: tag and role, identifiers, name, heading, contents, size and place, text start. */
+  summary: string;
+  role: string;
+  heading: string;
+  width: number;
+  height: number;
+  /** A small JPEG of the candidate's box (at most 256 px a side), as a data URL, when it could be taken. */
+  crop?: string;
+}
+
 /**
- * An optional picker (the AI provider, when configured): given the description and a compact
- * outline of the best candidates (never the page's HTML), the index of the one meant, or null to
- * leave the choice to the built-in scoring.
+ * An optional picker (the AI provider, when configured): given the description and an outline of
+ * the best candidates (roles, headings, sizes, a small crop of each), the index of the one meant,
+ * `'none'` when none of them is what the description means (the capture is then
+ * `element_not_found`), or null to leave the choice to the built-in scoring.
  */
 export type ElementChooser = (
   query: string,
-  outline: { index: number; summary: string }[],
+  outline: ElementOutlineEntry[],
   signal?: AbortSignal,
-) => Promise<number | null>;
+) => Promise<number | 'none' | null>;
 
 export interface ResolveElementOptions {
   chooseElement?: ElementChooser;
@@ -69,6 +84,8 @@ const CONTENT_KEYS = [
   'links',
   'headings',
   'listItems',
+  'prices',
+  'repeats',
 ] as const satisfies readonly (keyof CandidateContents)[];
 const text = z.string().max(100_000);
 const snapshotSchema = z.object({
@@ -80,8 +97,11 @@ const snapshotSchema = z.object({
         role: z.string().max(100),
         name: text,
         heading: text,
+        headingDrawn: z.boolean(),
         innerHeadings: text,
         ident: text,
+        innerIdent: text,
+        charts: z.array(z.string().max(40)).max(12),
         text,
         textLength: num,
         contents: z.object(
@@ -161,8 +181,13 @@ function parseSnapshot(raw: unknown): CandidateSnapshot {
 /** Runs the page scripts of the resolver in a world of their own. */
 interface PageScripts {
   run<A, R>(script: (args: A) => R, args: A): Promise<R>;
+  /** A small JPEG of a box of the page (document CSS px), as a data URL, or undefined. */
+  crop(box: DocumentBox): Promise<string | undefined>;
   close(): Promise<void>;
 }
+
+/** Longest side of a crop shown to an AI picker, in image pixels. */
+const CROP_SIDE = 256;
 
 /**
  * An isolated world on the page's main frame (what extensions' content scripts use): the same DOM,
@@ -192,6 +217,21 @@ async function isolatedScripts(page: Page): Promise<PageScripts> {
         }
         return result.value;
       },
+      async crop(box) {
+        if (box.width < 1 || box.height < 1) return undefined;
+        const scale = Math.min(1, CROP_SIDE / Math.max(box.width, box.height));
+        try {
+          const { data } = await cdp.send('Page.captureScreenshot', {
+            format: 'jpeg',
+            quality: 60,
+            captureBeyondViewport: true,
+            clip: { x: box.x, y: box.y, width: box.width, height: box.height, scale },
+          });
+          return `data:image/jpeg;base64,${data}`;
+        } catch {
+          return undefined;
+        }
+      },
       close: () => cdp.detach().catch(() => undefined),
     };
   } catch (error) {
@@ -219,9 +259,10 @@ export async function resolveElement(
   query: string,
   options: ResolveElementOptions = {},
 ): Promise<ElementResolution> {
+  const kinds = await chartKinds(page);
   const scripts = await isolatedScripts(page);
   try {
-    return await resolveWith(scripts, query, options);
+    return await resolveWith(scripts, query, options, kinds);
   } finally {
     await scripts.close();
   }
@@ -231,11 +272,14 @@ async function resolveWith(
   scripts: PageScripts,
   query: string,
   options: ResolveElementOptions,
+  kinds: { canvas: string[][]; echarts: string[][] },
 ): Promise<ElementResolution> {
   const threshold = options.threshold ?? ELEMENT_CONFIDENCE_THRESHOLD;
   const raw = await scripts.run(collectCandidatesInPage, {
     max: MAX_CANDIDATES,
     globalName: CANDIDATES_GLOBAL,
+    canvasKinds: kinds.canvas,
+    echartsKinds: kinds.echarts,
   });
   const snapshot = parseSnapshot(raw);
   const ranked = scoreCandidates(query, snapshot.candidates, snapshot.layout);
@@ -243,18 +287,34 @@ async function resolveWith(
   let strategy = chosen ? strategyOf(chosen.candidate) : '';
 
   // The AI picks among plausible candidates only; it cannot lift a page with nothing relevant.
+  // It may also say that none of them is meant.
+  let refused = false;
   if (options.chooseElement && chosen && chosen.score >= threshold / 2) {
     const top = ranked.slice(0, OUTLINE_SIZE);
-    const outline = top.map((s, i) => ({ index: i, summary: summarise(s.candidate) }));
+    const outline: ElementOutlineEntry[] = [];
+    for (const [i, s] of top.entries()) {
+      const c = s.candidate;
+      const crop = await scripts.crop(c.box);
+      outline.push({
+        index: i,
+        summary: summarise(c),
+        role: c.role || c.tag,
+        heading: c.heading,
+        width: Math.round(c.box.width),
+        height: Math.round(c.box.height),
+        ...(crop ? { crop } : {}),
+      });
+    }
     const pick = await options.chooseElement(query, outline, options.signal).catch(() => null);
-    const picked = pick !== null && Number.isInteger(pick) ? top[pick] : undefined;
+    if (pick === 'none') refused = true;
+    const picked = typeof pick === 'number' && Number.isInteger(pick) ? top[pick] : undefined;
     if (picked) {
       chosen = { candidate: picked.candidate, score: Math.max(picked.score, threshold) };
       strategy = 'ai';
     }
   }
 
-  if (!chosen || chosen.score < threshold) {
+  if (!chosen || chosen.score < threshold || refused) {
     const best = ranked.slice(0, FAILURE_CANDIDATES);
     const selectors = [];
     for (const b of best) selectors.push(await selectorOf(scripts, b.candidate.index).catch(() => null));

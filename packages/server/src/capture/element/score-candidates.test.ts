@@ -22,6 +22,8 @@ const NONE: CandidateContents = {
   links: 0,
   headings: 0,
   listItems: 0,
+  prices: 0,
+  repeats: 0,
 };
 
 let next = 0;
@@ -35,8 +37,11 @@ function candidate(
     role: '',
     name: '',
     heading: '',
+    headingDrawn: false,
     innerHeadings: '',
     ident: '',
+    innerIdent: '',
+    charts: [],
     textLength: text.length,
     parent: -1,
     surface: false,
