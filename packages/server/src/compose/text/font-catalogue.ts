@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -8,6 +9,13 @@ import sharp from 'sharp';
 import { loadOnce } from '../../load-once.ts';
 import type { FontRef } from '../scene-types.ts';
 import { FONT_FAMILIES, type FontFamilySpec } from './font-families.ts';
+import {
+  listScriptFaces,
+  NEEDS_NO_FACE,
+  pickScriptFace,
+  type ScriptFace,
+  scriptFacesFor,
+} from './script-faces.ts';
 import {
   cjkRegionFor,
   cutFace,
@@ -31,8 +39,16 @@ export interface TextFaces {
   fonts: SatoriFont[];
   /** CSS font-family list: the family's faces (one per script subset), then the cut face. */
   fontFamily: string;
-  /** Characters no face has (neither bundled, nor the system's CJK faces, nor emoji): drawn as boxes. */
+  /** Characters satori has no face for (neither bundled, nor the system's CJK faces, nor emoji). */
   missing: string[];
+  /**
+   * The script faces (script-faces.ts) that have the `missing` characters, in order of first use.
+   * Text that needs any is drawn by Chromium, which shapes it and orders it right to left where
+   * it should (satori does neither): renderers/raster/text.ts.
+   */
+  scriptFaces: ScriptFace[];
+  /** Characters no face at all has: drawn as boxes by either renderer. */
+  uncovered: string[];
 }
 
 /**
@@ -53,6 +69,8 @@ export interface FontCatalogue {
 export interface FontCatalogueOptions {
   /** The system's CJK faces (default: fontconfig's list); none leaves CJK text to `missing`. */
   systemCjkFaces?: () => Promise<SystemCjkFace[]>;
+  /** The script faces (default: SCRIPT_FONTS_DIR by fc-scan); none leaves such text `uncovered`. */
+  scriptFaces?: () => Promise<ScriptFace[]>;
 }
 
 /** opentype.parse with the options the library takes (its type definitions leave them out). */
@@ -66,13 +84,6 @@ function parse(data: Buffer): opentype.Font {
     lowMemory: true,
   });
 }
-
-/**
- * Characters satori draws without a font face: white space and controls, and emoji (drawn as
- * images by `loadAdditionalAsset`) with their joiners, selectors and modifiers.
- */
-const NEEDS_NO_FACE =
-  /^(?:\p{White_Space}|\p{Cc}|\p{Cf}|\p{Extended_Pictographic}|\p{Emoji_Modifier}|\p{Regional_Indicator}|\u20e3|\ufe0e|\ufe0f)$/u;
 
 /** How many cut faces (a few kB each) are kept for texts drawn again (titles repeat). */
 const CUT_FACES_KEPT = 64;
@@ -112,19 +123,61 @@ export async function loadFontCatalogue(options: FontCatalogueOptions = {}): Pro
   }
   const allFaces = [...faces.values()].flat();
   const bundledHas = (ch: string) => allFaces.some((f) => f.charToGlyphIndex(ch) > 0);
+  // fc-scan of the script fonts' directory takes about 0.1 s; a face file is parsed when the
+  // measurer first needs one of its characters.
+  const scripts = await (options.scriptFaces ?? listScriptFaces)();
+  const parsedScripts = new Map<string, opentype.Font | null>();
+  const scriptFont = (face: ScriptFace): opentype.Font | null => {
+    let parsed = parsedScripts.get(face.file);
+    if (parsed === undefined) {
+      try {
+        parsed = parse(readFileSync(face.file));
+      } catch {
+        parsed = null;
+      }
+      parsedScripts.set(face.file, parsed);
+    }
+    return parsed;
+  };
   const measurer: TextMeasurer = {
     lineWidth(text: string, font: FontRef, size: number): number {
       const list = faces.get(`${font.family}:${font.weight}`) ?? faces.get('Inter:400') ?? [];
+      const genre = FONT_FAMILIES.find((f) => f.family === font.family)?.genre ?? 'sans';
       let width = 0;
       for (const ch of text) {
         const face = list.find((f) => f.charToGlyphIndex(ch) > 0);
-        if (face) width += face.getAdvanceWidth(ch, size, { kerning: false });
+        if (face) {
+          width += face.getAdvanceWidth(ch, size, { kerning: false });
+          continue;
+        }
         // The system's CJK faces set wide characters (Han, kana, Hangul, full-width forms) 1 em apart.
-        else if (isWide(ch)) width += size;
+        if (isWide(ch)) {
+          width += size;
+          continue;
+        }
+        // Other scripts: the script face's advance of the character (its nominal form; joined
+        // Arabic and Indic conjuncts come out a little narrower once shaped).
+        const script = pickScriptFace(scripts, ch.codePointAt(0) as number, { genre, weight: font.weight });
+        const parsed = script ? scriptFont(script) : null;
+        if (parsed) width += parsed.getAdvanceWidth(ch, size, { kerning: false });
         else width += list[0] ? list[0].getAdvanceWidth(ch, size, { kerning: false }) : size * 0.6;
       }
       return width;
     },
+  };
+  /** The script faces for what satori cannot draw, and what no face has. */
+  const withScripts = (
+    faces: Omit<TextFaces, 'scriptFaces' | 'uncovered'>,
+    family: FontFamilySpec,
+    weight: number,
+  ): TextFaces => {
+    const found = scriptFacesFor(
+      faces.missing.join(''),
+      scripts,
+      { genre: family.genre, weight },
+      () => false,
+    );
+    return { ...faces, scriptFaces: found.faces, uncovered: found.missing };
   };
   // fontconfig is asked once, by the first text that needs a face the bundle lacks.
   const cjkFaces = loadOnce(options.systemCjkFaces ?? listSystemCjkFaces);
@@ -133,7 +186,11 @@ export async function loadFontCatalogue(options: FontCatalogueOptions = {}): Pro
   const emoji = new LRUCache<string, Promise<string>>({ max: EMOJI_KEPT });
 
   async function cutFacesFor(family: FontFamilySpec, font: FontRef, needed: string[]): Promise<TextFaces> {
-    const noFace: TextFaces = { fonts, fontFamily: familyList(family), missing: needed };
+    const noFace = withScripts(
+      { fonts, fontFamily: familyList(family), missing: needed },
+      family,
+      font.weight,
+    );
     const text = needed.join('');
     const face = pickCjkFace(await cjkFaces(), {
       genre: family.genre,
@@ -152,11 +209,15 @@ export async function loadFontCatalogue(options: FontCatalogueOptions = {}): Pro
       return noFace;
     }
     const name = `Vitrine CJK ${face.region} ${face.genre} ${face.weight}`;
-    return {
-      fonts: [...fonts, { name, data, weight: satoriWeight(face.weight), style: 'normal' }],
-      fontFamily: `${familyList(family)}, "${name}"`,
-      missing: needed.filter((ch) => !(cut.charToGlyphIndex(ch) > 0)),
-    };
+    return withScripts(
+      {
+        fonts: [...fonts, { name, data, weight: satoriWeight(face.weight), style: 'normal' }],
+        fontFamily: `${familyList(family)}, "${name}"`,
+        missing: needed.filter((ch) => !(cut.charToGlyphIndex(ch) > 0)),
+      },
+      family,
+      font.weight,
+    );
   }
 
   return {
@@ -166,7 +227,14 @@ export async function loadFontCatalogue(options: FontCatalogueOptions = {}): Pro
       const family =
         FONT_FAMILIES.find((f) => f.family === font.family) ?? (FONT_FAMILIES[0] as FontFamilySpec);
       const needed = [...new Set(text)].filter((ch) => !NEEDS_NO_FACE.test(ch) && !bundledHas(ch)).sort();
-      if (needed.length === 0) return Promise.resolve({ fonts, fontFamily: familyList(family), missing: [] });
+      if (needed.length === 0)
+        return Promise.resolve({
+          fonts,
+          fontFamily: familyList(family),
+          missing: [],
+          scriptFaces: [],
+          uncovered: [],
+        });
       const key = `${family.family}:${font.weight}:${needed.join('')}`;
       let pending = cutFaces.get(key);
       if (!pending) {
