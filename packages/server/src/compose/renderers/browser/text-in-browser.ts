@@ -9,11 +9,13 @@ import { renderComposePage } from './render-in-browser.ts';
 import { buildSceneHtml } from './scene-html.ts';
 
 /**
- * One text layer drawn by Chromium on a transparent page of the layer's box plus `margin` on
- * every side: straight RGBA whose top-left corner belongs at (round(box.x) - margin,
- * round(box.y) - margin) on the canvas, where the raster renderer puts satori's layer.
+ * Text layers drawn by Chromium in one page, on a transparent background: each layer's box
+ * plus its `margin` on every side (where the raster renderer would put satori's drawing), and
+ * the page covering all of them. `image` belongs at (`x`, `y`) on the canvas.
  */
-export type BrowserTextDrawer = (t: SceneText, margin: number) => Promise<RawImage>;
+export type BrowserTextDrawer = (
+  layers: readonly { text: SceneText; margin: number }[],
+) => Promise<{ image: RawImage; x: number; y: number }>;
 
 const EMPTY = { x: 0, y: 0, width: 0, height: 0 };
 
@@ -28,15 +30,18 @@ export function createBrowserTextDrawer(deps: {
   fonts: () => Promise<BrowserFonts>;
   cache?: ComposeCache;
 }): BrowserTextDrawer {
-  return async (t, margin) => {
-    const width = Math.ceil(t.box.width + 2 * margin);
-    const height = Math.ceil(t.box.height + 2 * margin);
-    const box = {
-      x: margin + (t.box.x - Math.round(t.box.x)),
-      y: margin + (t.box.y - Math.round(t.box.y)),
-      width: t.box.width,
-      height: t.box.height,
-    };
+  return async (layers) => {
+    // The union of the layers' rects, in whole canvas pixels.
+    const rects = layers.map(({ text: t, margin }) => ({
+      x: Math.round(t.box.x) - margin,
+      y: Math.round(t.box.y) - margin,
+      right: Math.round(t.box.x) - margin + Math.ceil(t.box.width + 2 * margin),
+      bottom: Math.round(t.box.y) - margin + Math.ceil(t.box.height + 2 * margin),
+    }));
+    const x = Math.min(...rects.map((r) => r.x));
+    const y = Math.min(...rects.map((r) => r.y));
+    const width = Math.max(...rects.map((r) => r.right)) - x;
+    const height = Math.max(...rects.map((r) => r.bottom)) - y;
     const scene: Scene = {
       canvas: { width, height, dpr: 1, scale: 1 },
       background: { kind: 'transparent' },
@@ -44,7 +49,8 @@ export function createBrowserTextDrawer(deps: {
       frame: { rect: EMPTY, radius: 0, fill: null, border: null },
       screenshot: { rect: EMPTY, radius: 0, corners: [0, 0, 0, 0], crop: EMPTY },
       scrim: null,
-      texts: [{ ...t, box }],
+      // Moved by whole pixels: each box keeps its fractional position, so it rounds as on the canvas.
+      texts: layers.map(({ text: t }) => ({ ...t, box: { ...t.box, x: t.box.x - x, y: t.box.y - y } })),
       device: null,
       layer: null,
       unrendered: [],
@@ -59,12 +65,13 @@ export function createBrowserTextDrawer(deps: {
       const { data, info } = await sharp(png).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
       return { data, width: info.width, height: info.height, channels: 4 };
     };
-    if (!deps.cache) return render();
+    if (!deps.cache) return { image: await render(), x, y };
     const key = `browser-text:${createHash('sha256').update(doc.html).digest('base64url')}`;
-    const cached = deps.cache.get<RawImage>(key);
-    if (cached) return cached;
-    const rendering = render();
-    deps.cache.set(key, rendering);
-    return rendering;
+    let rendering = deps.cache.get<RawImage>(key);
+    if (!rendering) {
+      rendering = render();
+      deps.cache.set(key, rendering);
+    }
+    return { image: await rendering, x, y };
   };
 }

@@ -24,7 +24,7 @@ import {
 } from './pixels.ts';
 import { drawScreenshot } from './screenshot.ts';
 import { drawShadow } from './shadow.ts';
-import { drawText } from './text.ts';
+import { drawTexts } from './text.ts';
 
 export { type ComposeCache, createComposeCache } from '../compose-cache.ts';
 
@@ -166,8 +166,12 @@ export async function renderRaster(scene: Scene, screenshot: RawInput, deps: Ras
     const flat = await renderRaster(layerScene(scene, scene.layer), screenshot, deps);
     const canvas = await shadowedBackground(scene, deps, opaqueCore(scene, scene.layer, flat));
     await drawFrameLayer(canvas, flat, scene.layer);
-    for (const text of scene.texts)
-      if (!text.onFrame) await drawText(canvas, text, deps.fonts, deps.browserText);
+    await drawTexts(
+      canvas,
+      scene.texts.filter((text) => !text.onFrame),
+      deps.fonts,
+      deps.browserText,
+    );
     return finished(canvas, scene);
   }
   // The screenshot is fitted here only: a frame layer's flat scene fits it in its own render.
@@ -187,6 +191,6 @@ export async function renderRaster(scene: Scene, screenshot: RawInput, deps: Ras
   }
   drawScrim(canvas, scene);
   if (scene.device) await drawDevice(canvas, scene.device, deps.cache);
-  for (const text of scene.texts) await drawText(canvas, text, deps.fonts, deps.browserText);
+  await drawTexts(canvas, scene.texts, deps.fonts, deps.browserText);
   return finished(canvas, scene);
 }

@@ -2,7 +2,7 @@ import { Resvg } from '@resvg/resvg-js';
 import { loadOnce } from '../../../load-once.ts';
 import { cssRgba } from '../../css/css-color.ts';
 import type { SceneText } from '../../scene-types.ts';
-import type { FontCatalogue } from '../../text/font-catalogue.ts';
+import type { FontCatalogue, TextFaces } from '../../text/font-catalogue.ts';
 import type { BrowserTextDrawer } from '../browser/text-in-browser.ts';
 import { blendPixel, type RawImage } from './pixels.ts';
 
@@ -78,28 +78,52 @@ function textElement(t: SceneText, fontFamily: string, margin: number): Node {
 const loadSatori = loadOnce(async () => (await import('satori')).default);
 
 /**
- * Draws a text layer: satori lays the glyphs out as SVG paths, resvg rasterises only the layer's
- * box (never the whole canvas), and the result is blended onto the canvas. Text in a script
- * satori cannot draw (it neither shapes Arabic or Indic text nor orders right-to-left runs) goes
- * to `browserText`, Chromium's drawing of the same layer, when there is one.
+ * Draws the text layers in order. satori (0.63) shapes with HarfBuzz but lays a right-to-left
+ * run out in logical order, word by word (docs/decisions.md, issue 34), and draws only the faces
+ * it is given: the layers that need a script face go to `browserText`, Chromium's drawing of the
+ * same layers, all in one page, started before satori draws the others. Without `browserText`
+ * satori draws them all (script characters as boxes).
  */
-export async function drawText(
+export async function drawTexts(
   canvas: RawImage,
-  t: SceneText,
+  texts: readonly SceneText[],
   fonts: FontCatalogue,
   browserText?: BrowserTextDrawer,
+): Promise<void> {
+  if (texts.length === 0) return;
+  const faces = await Promise.all(texts.map((t) => fonts.facesFor(t.lines.join(''), t.font)));
+  const routed = browserText ? texts.filter((_, i) => (faces[i] as TextFaces).scriptFaces.length > 0) : [];
+  const batch =
+    browserText && routed.length > 0
+      ? browserText(routed.map((text) => ({ text, margin: marginFor(text) })))
+      : null;
+  // Settled here, awaited where it is drawn: a failure is thrown there, never left unhandled.
+  batch?.catch(() => {});
+  for (const [i, t] of texts.entries()) {
+    if (!routed.includes(t)) await drawWithSatori(canvas, t, faces[i] as TextFaces, fonts);
+    else if (t === routed[0] && batch) {
+      const layer = await batch;
+      blendStraight(canvas, layer.image, layer.x, layer.y);
+    }
+  }
+}
+
+/**
+ * Draws a text layer with satori: it lays the glyphs out as SVG paths, resvg rasterises only the
+ * layer's box (never the whole canvas), and the result is blended onto the canvas.
+ */
+async function drawWithSatori(
+  canvas: RawImage,
+  t: SceneText,
+  faces: TextFaces,
+  fonts: FontCatalogue,
 ): Promise<void> {
   const margin = marginFor(t);
   const width = Math.ceil(t.box.width + 2 * margin);
   const height = Math.ceil(t.box.height + 2 * margin);
-  const [satori, faces] = await Promise.all([loadSatori(), fonts.facesFor(t.lines.join(''), t.font)]);
+  const satori = await loadSatori();
   const ox = Math.round(t.box.x) - margin;
   const oy = Math.round(t.box.y) - margin;
-  if (browserText && faces.scriptFaces.length > 0) {
-    const layer = await browserText(t, margin);
-    blendStraight(canvas, layer, ox, oy);
-    return;
-  }
   const svg = await satori(textElement(t, faces.fontFamily, margin) as never, {
     width,
     height,
