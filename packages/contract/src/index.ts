@@ -6,6 +6,7 @@ export * from './capture-defaults.ts';
 export * from './compose-fields.ts';
 export * from './device.ts';
 export * from './errors.ts';
+export * from './fonts.ts';
 export * from './ids.ts';
 export * from './jobs.ts';
 export * from './projects.ts';

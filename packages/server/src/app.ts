@@ -57,6 +57,7 @@ import { authProfileHandlers } from './http/routes/auth-profiles.ts';
 import { backgroundHandlers, registerBackgroundAssetRoutes } from './http/routes/backgrounds.ts';
 import { captureHandlers } from './http/routes/capture.ts';
 import { deviceHandlers } from './http/routes/device.ts';
+import { fontHandlers } from './http/routes/fonts.ts';
 import { projectHandlers, usageHandlers } from './http/routes/projects.ts';
 import { rawCaptureHandlers } from './http/routes/raw-capture.ts';
 import {
@@ -406,6 +407,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     }),
     handlers: {
       ...backgroundHandlers(BACKGROUND_CATALOGUE, config.server.publicUrl),
+      ...fontHandlers(),
       ...projectHandlers(services.projects),
       ...usageHandlers(services.credits),
       ...deviceHandlers(deviceLogin),

@@ -1,10 +1,9 @@
 import { readFileSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import opentype from 'opentype.js';
 import type { FontRef, SceneText } from '../../scene-types.ts';
-import { FONT_FAMILIES } from '../../text/font-families.ts';
+import { FONT_FAMILIES, type FontFamilySpec, nearestWeight } from '../../text/font-families.ts';
 import { listScriptFaces, NEEDS_NO_FACE, type ScriptFace, scriptFacesFor } from '../../text/script-faces.ts';
 import {
   cjkRegionFor,
@@ -114,12 +113,15 @@ export async function loadBrowserFonts(
   const require = createRequire(import.meta.url);
   const faces = new Map<string, SubsetFace[]>();
   const metrics = new Map<string, FontMetrics>();
-  for (const family of FONT_FAMILIES) {
+  const loadedFamilies = new Set<string>();
+  /** Reads a family's CSS, woff2 files and metrics the first time a text asks for it (as font-catalogue.ts does). */
+  const loadFamily = (family: FontFamilySpec): void => {
+    if (loadedFamilies.has(family.family)) return;
     const root = path.dirname(require.resolve(`${family.packageName}/package.json`));
     for (const weight of family.weights) {
-      const css = await readFile(path.join(root, `${weight}.css`), 'utf8');
+      const css = readFileSync(path.join(root, `${weight}.css`), 'utf8');
       const list: SubsetFace[] = [];
-      const woff = await readFile(
+      const woff = readFileSync(
         path.join(root, 'files', `${family.fileId}-${family.subsets[0]}-${weight}-normal.woff`),
       );
       const face = opentype.parse(woff.buffer.slice(woff.byteOffset, woff.byteOffset + woff.byteLength));
@@ -131,7 +133,7 @@ export async function loadBrowserFonts(
         const file = `${family.fileId}-${subset}-${weight}-normal`;
         const block = css.split(`/* ${file} */`)[1]?.split('}')[0] ?? '';
         const unicodeRange = /unicode-range:\s*([^;]+);/.exec(block)?.[1]?.trim() ?? 'U+0-10FFFF';
-        const data = await readFile(path.join(root, 'files', `${file}.woff2`));
+        const data = readFileSync(path.join(root, 'files', `${file}.woff2`));
         const rule =
           `@font-face{font-family:"${family.family}";font-style:normal;font-weight:${weight};` +
           `src:url(data:font/woff2;base64,${data.toString('base64')}) format("woff2");` +
@@ -140,29 +142,60 @@ export async function loadBrowserFonts(
       }
       faces.set(`${family.family}:${weight}`, list);
     }
-  }
+    loadedFamilies.add(family.family);
+  };
+  const inter = FONT_FAMILIES[0] as FontFamilySpec;
+  loadFamily(inter);
+  /** The subset faces of `font`, its family read first if it has not been. */
+  const subsetsOf = (font: FontRef): SubsetFace[] => {
+    const spec = FONT_FAMILIES.find((f) => f.family === font.family) ?? inter;
+    loadFamily(spec);
+    return faces.get(`${spec.family}:${font.weight}`) ?? faces.get('Inter:400') ?? [];
+  };
   const genreOf = (font: FontRef) => FONT_FAMILIES.find((f) => f.family === font.family)?.genre ?? 'sans';
+  const covers = (list: readonly SubsetFace[], c: number) =>
+    list.some((f) => f.ranges.some(([lo, hi]) => c >= lo && c <= hi));
+  /**
+   * Inter's subset faces for the characters `font`'s family lacks and Inter has: satori draws
+   * those from Inter (its list has Inter's faces after the family's), so Chromium must too.
+   */
+  const interFallback = (font: FontRef, text: string): SubsetFace[] => {
+    if (font.family === inter.family) return [];
+    const own = subsetsOf(font);
+    const fallback = subsetsOf({ family: inter.family, weight: nearestWeight(inter, font.weight) });
+    const codes = [...new Set(text)].map((ch) => ch.codePointAt(0) as number).filter((c) => !covers(own, c));
+    return fallback.filter((f) => codes.some((c) => covers([f], c)));
+  };
   const scriptFacesOf = (font: FontRef, text: string): ScriptFace[] => {
-    const list = faces.get(`${font.family}:${font.weight}`) ?? faces.get('Inter:400') ?? [];
+    const list = subsetsOf(font);
+    const interList = subsetsOf({ family: inter.family, weight: nearestWeight(inter, font.weight) });
     const has = (ch: string) => {
       if (NEEDS_NO_FACE.test(ch) || isWide(ch)) return true;
       const c = ch.codePointAt(0) as number;
-      return list.some((f) => f.ranges.some(([lo, hi]) => c >= lo && c <= hi));
+      return covers(list, c) || covers(interList, c);
     };
     return scriptFacesFor(text, scripts, { genre: genreOf(font), weight: font.weight }, has).faces;
   };
-  const metricsOf = (font: FontRef): FontMetrics =>
-    metrics.get(`${font.family}:${font.weight}`) ??
-    metrics.get('Inter:400') ?? { ascent: 0.9, descent: 0.25 };
+  const metricsOf = (font: FontRef): FontMetrics => {
+    subsetsOf(font);
+    return (
+      metrics.get(`${font.family}:${font.weight}`) ??
+      metrics.get('Inter:400') ?? { ascent: 0.9, descent: 0.25 }
+    );
+  };
   return {
     scriptFamilies(font, text) {
       const face = cjkFaceOf(font, text);
-      return [...scriptFacesOf(font, text).map(scriptFamilyName), ...(face ? [cjkFamilyName(face)] : [])];
+      return [
+        ...(interFallback(font, text).length > 0 ? [inter.family] : []),
+        ...scriptFacesOf(font, text).map(scriptFamilyName),
+        ...(face ? [cjkFamilyName(face)] : []),
+      ];
     },
     faceCss(font, text) {
       const face = cjkFaceOf(font, text);
       const script = [...scriptFacesOf(font, text).map(scriptRule), ...(face ? [cjkRule(face)] : [])];
-      const list = faces.get(`${font.family}:${font.weight}`) ?? faces.get('Inter:400') ?? [];
+      const list = subsetsOf(font);
       const codes = new Set<number>();
       for (const ch of text) codes.add(ch.codePointAt(0) as number);
       const used = list.filter((f) =>
@@ -171,7 +204,7 @@ export async function loadBrowserFonts(
           return false;
         }),
       );
-      return [...used.map((f) => f.rule), ...script];
+      return [...used.map((f) => f.rule), ...interFallback(font, text).map((f) => f.rule), ...script];
     },
     satoriBaselineShifts(t) {
       const text = t.lines.join('');
