@@ -10,6 +10,11 @@
 #   4. the playground's front-end (vite build of packages/playground, when its sources changed)
 #   5. the raster renderer's warp in WebAssembly (AssemblyScript, packages/server/assembly, into
 #      packages/server/dist/warp.wasm, when its source changed)
+#   6. the script fonts: the Regular and Bold faces of Debian's fonts-noto-core (Arabic, Hebrew,
+#      the Indic scripts, Thai, Georgian, Armenian, Ethiopic ... about 230 files, 32 MB) unpacked
+#      into packages/server/dist/fonts/noto, not into the system's font directories, so pages
+#      captured with `font-family: sans-serif` keep the faces they had (fontconfig would prefer
+#      Noto Sans to DejaVu Sans once it is installed)
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 tools_node="$root/.tools/node"
@@ -92,9 +97,38 @@ ensure_wasm_build() {
   (cd "$root" && npm run --silent build:wasm)
 }
 
+ensure_script_fonts() {
+  local dir="$root/packages/server/dist/fonts/noto"
+  local package=fonts-noto-core
+  local version
+  version=$(apt-cache policy "$package" 2>/dev/null | awk '/Candidate:/ {print $2}')
+  if [ -z "$version" ] || [ "$version" = "(none)" ]; then
+    say "Debian's $package is not in the apt lists: run apt-get update (the script fonts are needed for text in non-Latin scripts)"
+    exit 1
+  fi
+  if [ -f "$dir/.version" ] && [ "$(cat "$dir/.version")" = "$version" ]; then return; fi
+  say "Unpacking the script fonts ($package $version -> packages/server/dist/fonts/noto)"
+  local tmp
+  tmp=$(mktemp -d)
+  (cd "$tmp" && apt-get download -qq "$package" 2>/dev/null)
+  dpkg-deb -x "$tmp"/"$package"_*.deb "$tmp/x"
+  rm -rf "$dir"
+  mkdir -p "$dir"
+  # The script faces, upright: not the italic and display cuts, nor music, maths or the
+  # Tifinagh regional variants; Noto Sans and Noto Serif stay for Greek and Cyrillic in families
+  # without them.
+  find "$tmp/x/usr/share/fonts/truetype/noto" -name '*.ttf' \
+    | grep -v -E '/Noto(Sans|Serif)Display-|/NotoSansMono|/NotoMusic|/NotoSansMath|Italic|Tifinagh[A-Z]|Unjoined|Looped|Slanted' \
+    | xargs -I{} cp {} "$dir/"
+  cp "$tmp/x/usr/share/doc/$package/copyright" "$dir/COPYRIGHT"
+  echo "$version" >"$dir/.version"
+  rm -rf "$tmp"
+}
+
 ensure_node
 [ -x "$tools_node/bin/node" ] && export PATH="$tools_node/bin:$PATH" && export npm_config_nodedir="$tools_node"
 ensure_debian_packages
 ensure_npm_packages
 ensure_playground_build
 ensure_wasm_build
+ensure_script_fonts

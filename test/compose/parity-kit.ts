@@ -4,7 +4,11 @@ import {
   type BrowserFonts,
   loadBrowserFonts,
 } from '../../packages/server/src/compose/renderers/browser/fonts.ts';
-import { renderInBrowser } from '../../packages/server/src/compose/renderers/browser/render-in-browser.ts';
+import {
+  type PageRunner,
+  renderInBrowser,
+} from '../../packages/server/src/compose/renderers/browser/render-in-browser.ts';
+import { createBrowserTextDrawer } from '../../packages/server/src/compose/renderers/browser/text-in-browser.ts';
 import {
   type RawInput,
   renderRaster,
@@ -47,10 +51,16 @@ export function useParityKit(): ParityKit {
       { ...input, ...info },
       { measurer: raster.fonts.measurer },
     );
+    const withPage: PageRunner = (fn) => pool!.run((lease) => fn(lease.page, lease.cdp));
     const [r, b] = await Promise.all([
-      renderRaster(scene, input, { fonts: raster.fonts, cache: raster.cache }),
+      // As app.ts wires it: text in scripts satori cannot shape goes to Chromium.
+      renderRaster(scene, input, {
+        fonts: raster.fonts,
+        cache: raster.cache,
+        browserText: createBrowserTextDrawer({ withPage, fonts: async () => browserFonts }),
+      }),
       renderInBrowser(scene, input, {
-        withPage: (fn) => pool!.run((lease) => fn(lease.page, lease.cdp)),
+        withPage,
         fonts: browserFonts,
         screenshotMode: mode,
       }),

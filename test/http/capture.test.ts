@@ -101,16 +101,18 @@ describe.each(ENGINES)('POST and GET /v1/capture on %s', (engine) => {
     expect(data[(300 * 800 + 400) * 4 + 3]).toBe(255);
   });
 
-  it('draws CJK titles with the system faces and warns of characters no font has', async () => {
+  it('draws CJK and every script the script faces cover, and warns of characters no font has', async () => {
     const res = await plainCapture({
       padding: 48,
       background_style: 'gradient',
       title: 'Ship 日本語のタイトル',
-      subtitle: 'สวัสดี Привет',
+      subtitle: 'สวัสดี Привет שלום مرحبا नमस्ते',
+      // Private-use characters: no font has them.
+      watermark: 'Vitrine \ue000\ue001',
     });
     expect(res.status, res.text).toBe(201);
     expect(res.json.warnings).toEqual([
-      'subtitle: no font has the characters "ดวสัี"; compose_mode satori draws them as empty boxes',
+      'watermark: no font has the characters "\ue000\ue001"; compose_mode satori draws them as empty boxes',
     ]);
   });
 

@@ -113,7 +113,8 @@ const color = () =>
     .meta({ description: 'Any CSS color: #rgb, #rrggbb(aa), rgb(), rgba(), hsl(), hsla(), a named color' });
 const fontName = () =>
   z.string().min(1).max(COMPOSE_LIMITS.fontNameChars).meta({
-    description: 'A bundled font (Inter, Lora, JetBrains Mono, DM Serif Display) or a generic family',
+    description:
+      'A family of the font catalogue (GET /v1/fonts: Inter, Roboto, Poppins, Montserrat, Playfair Display and 37 more) or a generic family (sans-serif, serif, monospace, ...)',
   });
 const unit = () => between(COMPOSE_LIMITS.unit);
 

@@ -7,6 +7,7 @@ export * from './compose-fields.ts';
 export * from './device.ts';
 export * from './domain-name.ts';
 export * from './errors.ts';
+export * from './fonts.ts';
 export * from './ids.ts';
 export * from './image-preview.ts';
 export * from './jobs.ts';

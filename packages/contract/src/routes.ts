@@ -31,6 +31,7 @@ import {
   deviceTokenResponseSchema,
 } from './device.ts';
 import type { ErrorCode } from './errors.ts';
+import { FONT_ROUTES } from './fonts.ts';
 import { jobAcceptedSchema, jobParamsSchema, jobSchema } from './jobs.ts';
 import {
   brandStatusResponseSchema,
@@ -122,6 +123,7 @@ const CAPTURE_ERRORS = [
 
 export const ROUTES = defineRoutes({
   ...BACKGROUND_ROUTES,
+  ...FONT_ROUTES,
   createCapture: {
     operationId: 'createCapture',
     method: 'POST',

@@ -30,6 +30,8 @@ import { createCaptureRunner } from './captures/run-capture.ts';
 import { type Clock, systemClock } from './clock.ts';
 import { type ClosedStep, closeAll } from './close-all.ts';
 import { loadBrowserFonts } from './compose/renderers/browser/fonts.ts';
+import type { PageRunner } from './compose/renderers/browser/render-in-browser.ts';
+import { createBrowserTextDrawer } from './compose/renderers/browser/text-in-browser.ts';
 import { createComposeCache } from './compose/renderers/compose-cache.ts';
 import { loadFontCatalogue } from './compose/text/font-catalogue.ts';
 import type { Config } from './config/load-config.ts';
@@ -56,6 +58,7 @@ import { authProfileHandlers } from './http/routes/auth-profiles.ts';
 import { backgroundHandlers, registerBackgroundAssetRoutes } from './http/routes/backgrounds.ts';
 import { captureHandlers } from './http/routes/capture.ts';
 import { deviceHandlers } from './http/routes/device.ts';
+import { fontHandlers } from './http/routes/fonts.ts';
 import { projectHandlers, usageHandlers } from './http/routes/projects.ts';
 import { rawCaptureHandlers } from './http/routes/raw-capture.ts';
 import {
@@ -267,18 +270,25 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const fonts = loadOnce(loadFontCatalogue);
   const browserFonts = loadOnce(loadBrowserFonts);
   const composeCache = createComposeCache();
+  const withComposePage: PageRunner = (fn) => browserPool.runCompose((lease) => fn(lease.page, lease.cdp));
   const compose = createComposeStage({
     fonts,
     decode: decodeToRaw,
     backgroundImages,
     renderers: {
-      satori: rasterRenderer({ fonts, cache: composeCache }),
-      browser: browserRenderer({
-        withPage: (fn) => browserPool.runCompose((lease) => fn(lease.page, lease.cdp)),
-        fonts: browserFonts,
+      satori: rasterRenderer({
+        fonts,
         cache: composeCache,
+        // Text in scripts satori cannot shape or order is drawn by Chromium (docs/decisions.md).
+        browserText: createBrowserTextDrawer({
+          withPage: withComposePage,
+          fonts: browserFonts,
+          cache: composeCache,
+        }),
       }),
+      browser: browserRenderer({ withPage: withComposePage, fonts: browserFonts, cache: composeCache }),
     },
+    scriptsInBrowser: true,
   });
   const aiProvider = aiProviderOf(config);
   const renderStages = createRenderStages({
@@ -398,6 +408,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     }),
     handlers: {
       ...backgroundHandlers(BACKGROUND_CATALOGUE, config.server.publicUrl),
+      ...fontHandlers(),
       ...projectHandlers(services.projects),
       ...usageHandlers(services.credits),
       ...deviceHandlers(deviceLogin),

@@ -199,6 +199,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/fonts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The font catalogue: the families title_font, subtitle_font and text_font accept
+         * @description Public: no API key needed (an invalid one still gets 401).
+         */
+        get: operations["listFonts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/jobs/{id}": {
         parameters: {
             query?: never;
@@ -809,7 +829,7 @@ export interface components {
             /** @description Any CSS color: #rgb, #rrggbb(aa), rgb(), rgba(), hsl(), hsla(), a named color */
             subtitle_color?: string;
             /**
-             * @description A bundled font (Inter, Lora, JetBrains Mono, DM Serif Display) or a generic family
+             * @description A family of the font catalogue (GET /v1/fonts: Inter, Roboto, Poppins, Montserrat, Playfair Display and 37 more) or a generic family (sans-serif, serif, monospace, ...)
              * @default Inter
              */
             subtitle_font?: string;
@@ -834,7 +854,7 @@ export interface components {
             /** @description Smallest autofit size, CSS px */
             text_fit_min?: number;
             /**
-             * @description A bundled font (Inter, Lora, JetBrains Mono, DM Serif Display) or a generic family
+             * @description A family of the font catalogue (GET /v1/fonts: Inter, Roboto, Poppins, Montserrat, Playfair Display and 37 more) or a generic family (sans-serif, serif, monospace, ...)
              * @default Inter
              */
             text_font?: string;
@@ -879,7 +899,7 @@ export interface components {
             /** @description Any CSS color: #rgb, #rrggbb(aa), rgb(), rgba(), hsl(), hsla(), a named color */
             title_color?: string;
             /**
-             * @description A bundled font (Inter, Lora, JetBrains Mono, DM Serif Display) or a generic family
+             * @description A family of the font catalogue (GET /v1/fonts: Inter, Roboto, Poppins, Montserrat, Playfair Display and 37 more) or a generic family (sans-serif, serif, monospace, ...)
              * @default Inter
              */
             title_font?: string;
@@ -2330,6 +2350,86 @@ export interface operations {
                 };
             };
             /** @description `slow_down`: Device flow: polled sooner than `interval`; the interval grows by 5 s. `rate_limited`: Too many requests; `retry_after` seconds and the `Retry-After` header. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again (the same as `error.retry_after`) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: Unexpected failure; the message never leaks internals. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listFonts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every family, and the generic names */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        fonts: {
+                            /** @description The name `title_font`, `subtitle_font` and `text_font` accept */
+                            family: string;
+                            /**
+                             * @description Which system faces stand in for the scripts the family lacks (sans, serif or mono designs)
+                             * @enum {string}
+                             */
+                            genre: "sans" | "serif" | "mono";
+                            /** @description SPDX licence of the font files */
+                            license: string;
+                            /** @description The npm package the files come from */
+                            package: string;
+                            /** @description The family's own scripts; text in other scripts is drawn in the matching Noto face, in both compose modes */
+                            subsets: string[];
+                            /** @description The weights drawn; another requested weight gets the nearest of these */
+                            weights: number[];
+                        }[];
+                        /** @description Generic CSS family names also accepted, and the family each one is drawn in */
+                        generic: {
+                            [key: string]: string;
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_params`: Validation failure; `details.issues` lists `{path, message}`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: Missing, malformed, unknown or revoked API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: Too many requests; `retry_after` seconds and the `Retry-After` header. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again (the same as `error.retry_after`) */

@@ -3,6 +3,7 @@ import { pageTopColor, pageTopRows } from '../compose/page-top-color.ts';
 import type { BrowserFonts } from '../compose/renderers/browser/fonts.ts';
 import type { PageRunner } from '../compose/renderers/browser/render-in-browser.ts';
 import { renderInBrowser } from '../compose/renderers/browser/render-in-browser.ts';
+import type { BrowserTextDrawer } from '../compose/renderers/browser/text-in-browser.ts';
 import type { ComposeCache } from '../compose/renderers/compose-cache.ts';
 import { renderRaster } from '../compose/renderers/raster/render-raster.ts';
 import { buildScene, sceneGeometry } from '../compose/scene.ts';
@@ -30,17 +31,25 @@ export interface ComposeStageDeps {
   backgroundImages: BackgroundImages;
   /** Renderers by compose mode; `satori` (the raster renderer) is always present. */
   renderers: { satori: SceneRenderer; browser?: SceneRenderer };
+  /**
+   * Whether the raster renderer hands text satori cannot draw to Chromium (rasterRenderer's
+   * `browserText`): then only characters no face at all has are worth a warning.
+   */
+  scriptsInBrowser?: boolean;
 }
 
 /** The raster renderer as a SceneRenderer. */
 export function rasterRenderer(deps: {
   fonts: () => Promise<FontCatalogue>;
   cache: ComposeCache;
+  /** Chromium's drawing of text in scripts satori cannot shape or order right to left. */
+  browserText?: BrowserTextDrawer;
 }): SceneRenderer {
   return async (scene, screenshot, _signal, backgroundImage) =>
     renderRaster(scene, screenshot, {
       fonts: await deps.fonts(),
       cache: deps.cache,
+      ...(deps.browserText ? { browserText: deps.browserText } : {}),
       ...(backgroundImage ? { backgroundImage } : {}),
     });
 }
@@ -78,12 +87,18 @@ const LISTED_CHARACTERS = 12;
 
 /**
  * Warnings for text the raster renderer cannot draw: characters that neither the bundled faces,
- * the system's CJK faces nor the emoji cover come out as empty boxes, and the user should know.
+ * the system's CJK faces nor the emoji cover (nor the script faces, when such text goes to
+ * Chromium) come out as empty boxes, and the user should know.
  */
-async function unrenderableText(scene: Scene, fonts: FontCatalogue): Promise<string[]> {
+async function unrenderableText(
+  scene: Scene,
+  fonts: FontCatalogue,
+  scriptsInBrowser: boolean,
+): Promise<string[]> {
   const missingByField = new Map<string, Set<string>>();
   for (const text of scene.texts) {
-    const { missing } = await fonts.facesFor(text.lines.join(''), text.font);
+    const faces = await fonts.facesFor(text.lines.join(''), text.font);
+    const missing = scriptsInBrowser ? faces.uncovered : faces.missing;
     if (missing.length === 0) continue;
     const field = TEXT_FIELDS[text.role];
     missingByField.set(field, new Set([...(missingByField.get(field) ?? []), ...missing]));
@@ -124,7 +139,8 @@ export function createComposeStage(deps: ComposeStageDeps) {
     if (renderer !== deps.renderers[style.compose_mode]) {
       warnings.push(`compose_mode ${style.compose_mode} is not available; rendered with satori`);
     }
-    if (renderer === deps.renderers.satori) warnings.push(...(await unrenderableText(scene, fonts)));
+    if (renderer === deps.renderers.satori)
+      warnings.push(...(await unrenderableText(scene, fonts, deps.scriptsInBrowser === true)));
     const image = await renderer(scene, screenshot, signal, backgroundImage);
     return { image, warnings, resolved: { canvas: sceneGeometry(scene) } };
   };

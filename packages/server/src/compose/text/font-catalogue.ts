@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { eastAsianWidthType } from 'get-east-asian-width';
@@ -7,7 +7,14 @@ import opentype from 'opentype.js';
 import sharp from 'sharp';
 import { loadOnce } from '../../load-once.ts';
 import type { FontRef } from '../scene-types.ts';
-import { FONT_FAMILIES, type FontFamilySpec } from './font-families.ts';
+import { FONT_FAMILIES, type FontFamilySpec, nearestWeight } from './font-families.ts';
+import {
+  listScriptFaces,
+  NEEDS_NO_FACE,
+  pickScriptFace,
+  type ScriptFace,
+  scriptFacesFor,
+} from './script-faces.ts';
 import {
   cjkRegionFor,
   cutFace,
@@ -31,8 +38,16 @@ export interface TextFaces {
   fonts: SatoriFont[];
   /** CSS font-family list: the family's faces (one per script subset), then the cut face. */
   fontFamily: string;
-  /** Characters no face has (neither bundled, nor the system's CJK faces, nor emoji): drawn as boxes. */
+  /** Characters satori has no face for (neither bundled, nor the system's CJK faces, nor emoji). */
   missing: string[];
+  /**
+   * The script faces (script-faces.ts) that have the `missing` characters, in order of first use.
+   * Text that needs any is drawn by Chromium, which shapes it and orders it right to left where
+   * it should (satori does neither): renderers/raster/text.ts.
+   */
+  scriptFaces: ScriptFace[];
+  /** Characters no face at all has: drawn as boxes by either renderer. */
+  uncovered: string[];
 }
 
 /**
@@ -42,6 +57,7 @@ export interface TextFaces {
  * fonts itself), and the faces for scripts the bundled ones lack.
  */
 export interface FontCatalogue {
+  /** Satori's list for Inter (the default family); each family has its own (`facesFor`). */
   fonts: SatoriFont[];
   measurer: TextMeasurer;
   /** The faces satori needs for `text` in `font`. */
@@ -53,6 +69,8 @@ export interface FontCatalogue {
 export interface FontCatalogueOptions {
   /** The system's CJK faces (default: fontconfig's list); none leaves CJK text to `missing`. */
   systemCjkFaces?: () => Promise<SystemCjkFace[]>;
+  /** The script faces (default: SCRIPT_FONTS_DIR by fc-scan); none leaves such text `uncovered`. */
+  scriptFaces?: () => Promise<ScriptFace[]>;
 }
 
 /** opentype.parse with the options the library takes (its type definitions leave them out). */
@@ -67,13 +85,6 @@ function parse(data: Buffer): opentype.Font {
   });
 }
 
-/**
- * Characters satori draws without a font face: white space and controls, and emoji (drawn as
- * images by `loadAdditionalAsset`) with their joiners, selectors and modifiers.
- */
-const NEEDS_NO_FACE =
-  /^(?:\p{White_Space}|\p{Cc}|\p{Cf}|\p{Extended_Pictographic}|\p{Emoji_Modifier}|\p{Regional_Indicator}|\u20e3|\ufe0e|\ufe0f)$/u;
-
 /** How many cut faces (a few kB each) are kept for texts drawn again (titles repeat). */
 const CUT_FACES_KEPT = 64;
 /** How many emoji images (10-30 kB of PNG each) are kept. */
@@ -86,17 +97,31 @@ const faceName = (family: string, subset: string) => `${family} ${subset}`;
 const familyList = (family: FontFamilySpec) =>
   family.subsets.map((subset) => `"${faceName(family.family, subset)}"`).join(', ');
 
-/** Reads the @fontsource .woff files of every family, weight and subset in FONT_FAMILIES. */
+/** One family's faces: satori's list (the family's, then Inter's as the fallback) and the parsed faces by weight. */
+interface LoadedFamily {
+  fonts: SatoriFont[];
+  parsed: Map<number, opentype.Font[]>;
+}
+
+/**
+ * The font catalogue: a family's @fontsource .woff files (every weight and subset of it in
+ * FONT_FAMILIES) are read the first time a text asks for the family, not at start-up (42 families,
+ * about 600 files). Reading one family takes a few ms; a text in a family nobody asked for before
+ * pays it once.
+ */
 export async function loadFontCatalogue(options: FontCatalogueOptions = {}): Promise<FontCatalogue> {
   const require = createRequire(import.meta.url);
-  const fonts: SatoriFont[] = [];
-  const faces = new Map<string, opentype.Font[]>();
-  for (const family of FONT_FAMILIES) {
+  const families = new Map<string, LoadedFamily>();
+  const readFamily = (
+    family: FontFamilySpec,
+  ): { fonts: SatoriFont[]; parsed: Map<number, opentype.Font[]> } => {
     const dir = path.join(path.dirname(require.resolve(`${family.packageName}/package.json`)), 'files');
+    const fonts: SatoriFont[] = [];
+    const parsed = new Map<number, opentype.Font[]>();
     for (const weight of family.weights) {
       const list: opentype.Font[] = [];
       for (const subset of family.subsets) {
-        const data = await readFile(path.join(dir, `${family.fileId}-${subset}-${weight}-normal.woff`));
+        const data = readFileSync(path.join(dir, `${family.fileId}-${subset}-${weight}-normal.woff`));
         // One name per subset: satori keeps a single face per name and weight, so faces of one
         // name would hide each other's scripts (Cyrillic and Greek were drawn as boxes).
         fonts.push({
@@ -107,24 +132,94 @@ export async function loadFontCatalogue(options: FontCatalogueOptions = {}): Pro
         });
         list.push(parse(data));
       }
-      faces.set(`${family.family}:${weight}`, list);
+      parsed.set(weight, list);
     }
-  }
-  const allFaces = [...faces.values()].flat();
-  const bundledHas = (ch: string) => allFaces.some((f) => f.charToGlyphIndex(ch) > 0);
+    return { fonts, parsed };
+  };
+  const inter = readFamily(FONT_FAMILIES[0] as FontFamilySpec);
+  families.set('Inter', inter);
+  /** A family's faces, read when first asked for; satori's list is one stable array per family, so its own per-array cache works. */
+  const familyOf = (spec: FontFamilySpec): LoadedFamily => {
+    let loaded = families.get(spec.family);
+    if (!loaded) {
+      const own = readFamily(spec);
+      // Inter's faces after the family's own: satori draws the Latin, Greek and Cyrillic a family
+      // lacks from them, as it did when every family was in one list.
+      loaded = { fonts: [...own.fonts, ...inter.fonts], parsed: own.parsed };
+      families.set(spec.family, loaded);
+    }
+    return loaded;
+  };
+  const specOf = (family: string): FontFamilySpec =>
+    FONT_FAMILIES.find((f) => f.family === family) ?? (FONT_FAMILIES[0] as FontFamilySpec);
+  const facesOf = (font: FontRef): opentype.Font[] => {
+    const loaded = familyOf(specOf(font.family));
+    return loaded.parsed.get(font.weight) ?? [...loaded.parsed.values()][0] ?? [];
+  };
+  const interFaces = [...inter.parsed.values()].flat();
+  const interFacesAt = (weight: number): opentype.Font[] =>
+    inter.parsed.get(nearestWeight(FONT_FAMILIES[0] as FontFamilySpec, weight)) ?? [];
+  /** Whether satori can draw `ch` in `spec`: the family's faces or Inter's have it. */
+  const bundledHas = (spec: FontFamilySpec, ch: string) =>
+    interFaces.some((f) => f.charToGlyphIndex(ch) > 0) ||
+    [...familyOf(spec).parsed.values()].flat().some((f) => f.charToGlyphIndex(ch) > 0);
+  // fc-scan of the script fonts' directory takes about 0.1 s; a face file is parsed when the
+  // measurer first needs one of its characters.
+  const scripts = await (options.scriptFaces ?? listScriptFaces)();
+  const parsedScripts = new Map<string, opentype.Font | null>();
+  const scriptFont = (face: ScriptFace): opentype.Font | null => {
+    let parsed = parsedScripts.get(face.file);
+    if (parsed === undefined) {
+      try {
+        parsed = parse(readFileSync(face.file));
+      } catch {
+        parsed = null;
+      }
+      parsedScripts.set(face.file, parsed);
+    }
+    return parsed;
+  };
   const measurer: TextMeasurer = {
     lineWidth(text: string, font: FontRef, size: number): number {
-      const list = faces.get(`${font.family}:${font.weight}`) ?? faces.get('Inter:400') ?? [];
+      const list = facesOf(font);
+      const genre = specOf(font.family).genre;
+      // Inter after the family's faces, as satori's list has them.
+      const fallback = font.family === 'Inter' ? list : [...list, ...interFacesAt(font.weight)];
       let width = 0;
       for (const ch of text) {
-        const face = list.find((f) => f.charToGlyphIndex(ch) > 0);
-        if (face) width += face.getAdvanceWidth(ch, size, { kerning: false });
+        const face = fallback.find((f) => f.charToGlyphIndex(ch) > 0);
+        if (face) {
+          width += face.getAdvanceWidth(ch, size, { kerning: false });
+          continue;
+        }
         // The system's CJK faces set wide characters (Han, kana, Hangul, full-width forms) 1 em apart.
-        else if (isWide(ch)) width += size;
+        if (isWide(ch)) {
+          width += size;
+          continue;
+        }
+        // Other scripts: the script face's advance of the character (its nominal form; joined
+        // Arabic and Indic conjuncts come out a little narrower once shaped).
+        const script = pickScriptFace(scripts, ch.codePointAt(0) as number, { genre, weight: font.weight });
+        const parsed = script ? scriptFont(script) : null;
+        if (parsed) width += parsed.getAdvanceWidth(ch, size, { kerning: false });
         else width += list[0] ? list[0].getAdvanceWidth(ch, size, { kerning: false }) : size * 0.6;
       }
       return width;
     },
+  };
+  /** The script faces for what satori cannot draw, and what no face has. */
+  const withScripts = (
+    faces: Omit<TextFaces, 'scriptFaces' | 'uncovered'>,
+    family: FontFamilySpec,
+    weight: number,
+  ): TextFaces => {
+    const found = scriptFacesFor(
+      faces.missing.join(''),
+      scripts,
+      { genre: family.genre, weight },
+      () => false,
+    );
+    return { ...faces, scriptFaces: found.faces, uncovered: found.missing };
   };
   // fontconfig is asked once, by the first text that needs a face the bundle lacks.
   const cjkFaces = loadOnce(options.systemCjkFaces ?? listSystemCjkFaces);
@@ -133,7 +228,12 @@ export async function loadFontCatalogue(options: FontCatalogueOptions = {}): Pro
   const emoji = new LRUCache<string, Promise<string>>({ max: EMOJI_KEPT });
 
   async function cutFacesFor(family: FontFamilySpec, font: FontRef, needed: string[]): Promise<TextFaces> {
-    const noFace: TextFaces = { fonts, fontFamily: familyList(family), missing: needed };
+    const fonts = familyOf(family).fonts;
+    const noFace = withScripts(
+      { fonts, fontFamily: familyList(family), missing: needed },
+      family,
+      font.weight,
+    );
     const text = needed.join('');
     const face = pickCjkFace(await cjkFaces(), {
       genre: family.genre,
@@ -152,21 +252,33 @@ export async function loadFontCatalogue(options: FontCatalogueOptions = {}): Pro
       return noFace;
     }
     const name = `Vitrine CJK ${face.region} ${face.genre} ${face.weight}`;
-    return {
-      fonts: [...fonts, { name, data, weight: satoriWeight(face.weight), style: 'normal' }],
-      fontFamily: `${familyList(family)}, "${name}"`,
-      missing: needed.filter((ch) => !(cut.charToGlyphIndex(ch) > 0)),
-    };
+    return withScripts(
+      {
+        fonts: [...fonts, { name, data, weight: satoriWeight(face.weight), style: 'normal' }],
+        fontFamily: `${familyList(family)}, "${name}"`,
+        missing: needed.filter((ch) => !(cut.charToGlyphIndex(ch) > 0)),
+      },
+      family,
+      font.weight,
+    );
   }
 
   return {
-    fonts,
+    fonts: inter.fonts,
     measurer,
     facesFor(text, font) {
-      const family =
-        FONT_FAMILIES.find((f) => f.family === font.family) ?? (FONT_FAMILIES[0] as FontFamilySpec);
-      const needed = [...new Set(text)].filter((ch) => !NEEDS_NO_FACE.test(ch) && !bundledHas(ch)).sort();
-      if (needed.length === 0) return Promise.resolve({ fonts, fontFamily: familyList(family), missing: [] });
+      const family = specOf(font.family);
+      const needed = [...new Set(text)]
+        .filter((ch) => !NEEDS_NO_FACE.test(ch) && !bundledHas(family, ch))
+        .sort();
+      if (needed.length === 0)
+        return Promise.resolve({
+          fonts: familyOf(family).fonts,
+          fontFamily: familyList(family),
+          missing: [],
+          scriptFaces: [],
+          uncovered: [],
+        });
       const key = `${family.family}:${font.weight}:${needed.join('')}`;
       let pending = cutFaces.get(key);
       if (!pending) {

@@ -1,3 +1,5 @@
+import { FONT_FAMILY_DATA } from './font-families-data.ts';
+
 /**
  * The bundled font catalogue as data (no I/O): family name, the weights shipped, and the
  * @fontsource package holding the files. Request fields name a family (case-insensitive) or a
@@ -13,48 +15,14 @@ export interface FontFamilySpec {
   subsets: readonly string[];
   /** Average advance as a fraction of the size; used only by the estimating measurer. */
   averageAdvance: number;
-  /** Which of the system's CJK faces stands in for the scripts the family lacks. */
+  /** Which of the system's CJK faces (and script faces) stands in for the scripts the family lacks. */
   genre: 'sans' | 'serif' | 'mono';
+  /** The font's licence as its package declares it (SPDX). */
+  license: string;
 }
 
-export const FONT_FAMILIES: readonly FontFamilySpec[] = [
-  {
-    family: 'Inter',
-    packageName: '@fontsource/inter',
-    fileId: 'inter',
-    weights: [400, 600, 700, 800],
-    subsets: ['latin', 'latin-ext', 'cyrillic', 'greek'],
-    averageAdvance: 0.56,
-    genre: 'sans',
-  },
-  {
-    family: 'Lora',
-    packageName: '@fontsource/lora',
-    fileId: 'lora',
-    weights: [400, 600, 700],
-    subsets: ['latin', 'latin-ext', 'cyrillic'],
-    averageAdvance: 0.52,
-    genre: 'serif',
-  },
-  {
-    family: 'DM Serif Display',
-    packageName: '@fontsource/dm-serif-display',
-    fileId: 'dm-serif-display',
-    weights: [400],
-    subsets: ['latin', 'latin-ext'],
-    averageAdvance: 0.5,
-    genre: 'serif',
-  },
-  {
-    family: 'JetBrains Mono',
-    packageName: '@fontsource/jetbrains-mono',
-    fileId: 'jetbrains-mono',
-    weights: [400, 600, 700, 800],
-    subsets: ['latin', 'latin-ext', 'cyrillic', 'greek'],
-    averageAdvance: 0.6,
-    genre: 'mono',
-  },
-];
+/** The catalogue (font-families-data.ts, generated from the @fontsource packages); Inter first, the default. */
+export const FONT_FAMILIES: readonly FontFamilySpec[] = FONT_FAMILY_DATA;
 
 /** Generic CSS families and the bundled family each maps to. */
 export const GENERIC_FONT_FAMILIES: Readonly<Record<string, string>> = {

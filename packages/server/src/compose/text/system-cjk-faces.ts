@@ -18,6 +18,8 @@ export interface SystemCjkFace {
   region: CjkRegion;
   /** CSS weight (100-900). */
   weight: number;
+  /** The face's PostScript name, by which Chromium finds the same face (`local()`). */
+  postscriptName?: string;
 }
 
 export type CjkRegion = 'JP' | 'KR' | 'SC' | 'TC' | 'HK';
@@ -39,14 +41,15 @@ const FC_WEIGHTS: ReadonlyArray<readonly [fc: number, css: number]> = [
   [210, 900],
 ];
 
-function cssWeight(fcWeight: number): number {
+/** A fontconfig weight as the nearest CSS weight. */
+export function cssWeight(fcWeight: number): number {
   let best = FC_WEIGHTS[0] as readonly [number, number];
   for (const pair of FC_WEIGHTS) if (Math.abs(pair[0] - fcWeight) < Math.abs(best[0] - fcWeight)) best = pair;
   return best[1];
 }
 
-/** The fc-list format `listSystemCjkFaces` asks for: file, index, first family name, weight. */
-export const FC_LIST_FORMAT = '%{file}\\t%{index}\\t%{family[0]}\\t%{weight}\\n';
+/** The fc-list format `listSystemCjkFaces` asks for: file, index, first family name, weight, PostScript name. */
+export const FC_LIST_FORMAT = '%{file}\\t%{index}\\t%{family[0]}\\t%{weight}\\t%{postscriptname}\\n';
 
 /**
  * The Noto CJK faces in fc-list's output (FC_LIST_FORMAT). Variable faces (a weight range) are
@@ -55,7 +58,7 @@ export const FC_LIST_FORMAT = '%{file}\\t%{index}\\t%{family[0]}\\t%{weight}\\n'
 export function parseFcList(output: string): SystemCjkFace[] {
   const faces: SystemCjkFace[] = [];
   for (const line of output.split('\n')) {
-    const [file, index, family, weight] = line.split('\t');
+    const [file, index, family, weight, postscriptName] = line.split('\t');
     const match = FAMILY.exec(family ?? '');
     if (!file || !match || !/^\d+$/.test(index ?? '') || !/^\d+(\.\d+)?$/.test(weight ?? '')) continue;
     const genre = match[1] === 'Serif' ? 'serif' : match[1] === 'Sans' ? 'sans' : 'mono';
@@ -65,6 +68,7 @@ export function parseFcList(output: string): SystemCjkFace[] {
       genre,
       region: match[2] as CjkRegion,
       weight: cssWeight(Number(weight)),
+      ...(postscriptName ? { postscriptName } : {}),
     });
   }
   return faces;

@@ -42,10 +42,32 @@ export interface TextBlock {
 
 const CJK = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]/u;
 
-/** Words and the spaces after them; CJK ideographs break anywhere, so each is its own word. */
+/** Scripts written without spaces between words, whose words ICU finds by dictionary. */
+const UNSPACED = /[\p{sc=Thai}\p{sc=Lao}\p{sc=Khmer}\p{sc=Myanmar}]/u;
+const words = new Intl.Segmenter('und', { granularity: 'word' });
+const graphemes = new Intl.Segmenter('und', { granularity: 'grapheme' });
+
+/** The user-perceived characters of `s`: a base with its marks (Thai vowels, Indic viramas) stays whole. */
+function clusters(s: string): string[] {
+  return Array.from(graphemes.segment(s), (g) => g.segment);
+}
+
+/**
+ * Words and the spaces after them; CJK ideographs break anywhere, so each is its own word;
+ * Thai, Lao, Khmer and Burmese break between the words ICU's dictionaries find.
+ */
 function tokens(paragraph: string): string[] {
   const out: string[] = [];
   for (const part of paragraph.split(/(?<=\s)/u)) {
+    if (UNSPACED.test(part) && !CJK.test(part)) {
+      const pieces = Array.from(words.segment(part), (w) => w.segment);
+      // A trailing space stays with the last word, as split() left it.
+      for (const piece of pieces) {
+        if (/^\s+$/u.test(piece) && out.length > 0) out[out.length - 1] += piece;
+        else out.push(piece);
+      }
+      continue;
+    }
     if (!CJK.test(part)) {
       out.push(part);
       continue;
@@ -84,9 +106,9 @@ export function layoutText(text: string, spec: TextBlockSpec, measure: TextMeasu
       lines.push(line.trimEnd());
       line = token.trimStart();
     }
-    // Break single words that do not fit on any line.
-    while (line && width(line.trimEnd()) > spec.maxWidth && [...line].length > 1) {
-      const chars = [...line];
+    // Break single words that do not fit on any line (between user-perceived characters).
+    while (line && width(line.trimEnd()) > spec.maxWidth && clusters(line).length > 1) {
+      const chars = clusters(line);
       let n = chars.length - 1;
       while (n > 1 && width(chars.slice(0, n).join('')) > spec.maxWidth) n--;
       lines.push(chars.slice(0, n).join(''));

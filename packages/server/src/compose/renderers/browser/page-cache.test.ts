@@ -9,7 +9,12 @@ import { createComposeCache, type RawInput } from '../raster/render-raster.ts';
 import type { BrowserFonts } from './fonts.ts';
 import { renderInBrowser } from './render-in-browser.ts';
 
-const fonts: BrowserFonts = { faceCss: () => [], metrics: () => ({ ascent: 0.97, descent: 0.24 }) };
+const fonts: BrowserFonts = {
+  faceCss: () => [],
+  scriptFamilies: () => [],
+  satoriBaselineShifts: () => [],
+  metrics: () => ({ ascent: 0.97, descent: 0.24 }),
+};
 
 /** A stand-in for Chromium: answers every document with a flat grey PNG of the page's size. */
 function fakeChromium() {

@@ -8,6 +8,8 @@ import { buildSceneHtml, COMPOSE_CSP } from './scene-html.ts';
 
 const fonts: BrowserFonts = {
   faceCss: (font) => [`@font-face{font-family:"${font.family}"}`],
+  scriptFamilies: () => [],
+  satoriBaselineShifts: () => [],
   metrics: () => ({ ascent: 0.97, descent: 0.24 }),
 };
 const doc = (r: StyleRequest, mode: 'composite' | 'inline' = 'composite') =>

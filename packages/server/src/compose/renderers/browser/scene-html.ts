@@ -69,8 +69,11 @@ export function buildSceneHtml(scene: Scene, options: SceneHtmlOptions): SceneDo
   const { width, height } = scene.canvas;
   const fontRules = new Set<string>();
   const texts = scene.texts.map((t) => {
-    for (const rule of options.fonts.faceCss(t.font, t.lines.join(''))) fontRules.add(rule);
-    return { rect: t.box, html: textLayer(t, options.fonts.metrics(t.font)) };
+    const text = t.lines.join('');
+    for (const rule of options.fonts.faceCss(t.font, text)) fontRules.add(rule);
+    const scripts = options.fonts.scriptFamilies(t.font, text);
+    const shifts = options.fonts.satoriBaselineShifts(t);
+    return { rect: t.box, html: textLayer(t, options.fonts.metrics(t.font), scripts, shifts) };
   });
   const under = [backgroundLayer(scene), shadowsLayer(scene), frameLayer(scene, options.autoMat)];
   const shot = scene.screenshot.rect;
@@ -111,7 +114,7 @@ export function buildSceneHtml(scene: Scene, options: SceneHtmlOptions): SceneDo
     `<style>${[...fontRules].join('')}` +
     `html,body{margin:0;padding:0;background:transparent;overflow:hidden;width:${pageW}px;height:${pageH}px}` +
     'body{position:relative}.a{position:absolute;box-sizing:border-box}' +
-    '.t{display:flex;flex-direction:column;text-rendering:geometricPrecision}.l{white-space:pre;flex:none}' +
+    '.t{display:flex;flex-direction:column;text-rendering:geometricPrecision}.l{white-space:pre;flex:none;unicode-bidi:plaintext}' +
     // The canvas clips its layers: a shadow's blur must not spill into the overlay region below it.
     `</style></head><body>${div(box({ x: 0, y: 0, width, height }, { overflow: 'hidden' }), under.join(''))}${overlayHtml}</body></html>`;
   return { html, width: pageW, height: pageH, overlay };

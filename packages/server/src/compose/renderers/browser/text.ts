@@ -58,9 +58,17 @@ const ALIGN = { left: 'flex-start', center: 'center', right: 'flex-end' } as con
  * One text layer as HTML, laid out like the raster renderer's satori tree: a flex column box at
  * the scene's (rounded) position holding one non-wrapping block per pre-wrapped line, so the
  * lines break exactly where the scene broke them. The pill, when there is one, is the box's
- * background and border. Gradient fill via `background-clip: text` on each line.
+ * background and border. Gradient fill via `background-clip: text` on each line. Characters the
+ * family lacks are drawn in `scriptFamilies` (fonts.ts); each line takes its direction from its
+ * first strong character (`unicode-bidi: plaintext` in the document's style), as a paragraph
+ * of its own would.
  */
-export function textLayer(t: SceneText, metrics: FontMetrics): string {
+export function textLayer(
+  t: SceneText,
+  metrics: FontMetrics,
+  scriptFamilies: readonly string[] = [],
+  baselineShifts: readonly number[] = [],
+): string {
   const gradient = t.gradientCss ? safeGradientCss(t.gradientCss) : null;
   const shadow = t.shadowCss ? safeTextShadow(t.shadowCss) : null;
   const fill = gradient
@@ -83,7 +91,11 @@ export function textLayer(t: SceneText, metrics: FontMetrics): string {
   const first = firstLineOffset(t, border, metrics);
   const lines = t.lines.map(
     (line, i) =>
-      `<div class="l" style="${lineStyle};${style({ height: Math.round(t.lineHeight), 'margin-top': i ? null : first })}">${content(line)}</div>`,
+      `<div class="l" style="${lineStyle};${style({
+        height: Math.round(t.lineHeight),
+        'margin-top': i ? null : first,
+        ...(baselineShifts[i] ? { position: 'relative', top: baselineShifts[i] } : {}),
+      })}">${content(line)}</div>`,
   );
   const pill = t.pill
     ? {
@@ -98,7 +110,9 @@ export function textLayer(t: SceneText, metrics: FontMetrics): string {
     width: t.box.width,
     height: t.box.height,
     'align-items': ALIGN[t.align],
-    'font-family': `"${t.font.family.replace(/["\\]/g, '')}","Noto Color Emoji"`,
+    'font-family': [t.font.family, ...scriptFamilies, 'Noto Color Emoji']
+      .map((f) => `"${f.replace(/["\\]/g, '')}"`)
+      .join(','),
     'font-weight': String(t.font.weight),
     'font-size': t.size,
     'line-height': t.lineHeight,

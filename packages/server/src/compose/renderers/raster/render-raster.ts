@@ -8,6 +8,7 @@ import type { Point } from '../../camera/camera-math.ts';
 import { layerScene } from '../../camera/scene-layer.ts';
 import type { Scene, SceneBackground } from '../../scene-types.ts';
 import type { FontCatalogue } from '../../text/font-catalogue.ts';
+import type { BrowserTextDrawer } from '../browser/text-in-browser.ts';
 import type { ComposeCache } from '../compose-cache.ts';
 import { fittedScreenshot } from '../screenshot-fit.ts';
 import { drawDevice } from './device.ts';
@@ -23,7 +24,7 @@ import {
 } from './pixels.ts';
 import { drawScreenshot } from './screenshot.ts';
 import { drawShadow } from './shadow.ts';
-import { drawText } from './text.ts';
+import { drawTexts } from './text.ts';
 
 export { type ComposeCache, createComposeCache } from '../compose-cache.ts';
 
@@ -40,6 +41,8 @@ export interface RasterDeps {
   cache: ComposeCache;
   /** The decoded background image when the scene's background is an image (fetched by the caller). */
   backgroundImage?: RawInput;
+  /** Chromium's drawing of a text layer, for scripts satori cannot shape or order (raster/text.ts). */
+  browserText?: BrowserTextDrawer;
 }
 
 async function backgroundLayer(scene: Scene, deps: RasterDeps): Promise<RawImage> {
@@ -163,7 +166,12 @@ export async function renderRaster(scene: Scene, screenshot: RawInput, deps: Ras
     const flat = await renderRaster(layerScene(scene, scene.layer), screenshot, deps);
     const canvas = await shadowedBackground(scene, deps, opaqueCore(scene, scene.layer, flat));
     await drawFrameLayer(canvas, flat, scene.layer);
-    for (const text of scene.texts) if (!text.onFrame) await drawText(canvas, text, deps.fonts);
+    await drawTexts(
+      canvas,
+      scene.texts.filter((text) => !text.onFrame),
+      deps.fonts,
+      deps.browserText,
+    );
     return finished(canvas, scene);
   }
   // The screenshot is fitted here only: a frame layer's flat scene fits it in its own render.
@@ -183,6 +191,6 @@ export async function renderRaster(scene: Scene, screenshot: RawInput, deps: Ras
   }
   drawScrim(canvas, scene);
   if (scene.device) await drawDevice(canvas, scene.device, deps.cache);
-  for (const text of scene.texts) await drawText(canvas, text, deps.fonts);
+  await drawTexts(canvas, scene.texts, deps.fonts, deps.browserText);
   return finished(canvas, scene);
 }

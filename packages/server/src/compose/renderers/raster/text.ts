@@ -2,7 +2,8 @@ import { Resvg } from '@resvg/resvg-js';
 import { loadOnce } from '../../../load-once.ts';
 import { cssRgba } from '../../css/css-color.ts';
 import type { SceneText } from '../../scene-types.ts';
-import type { FontCatalogue } from '../../text/font-catalogue.ts';
+import type { FontCatalogue, TextFaces } from '../../text/font-catalogue.ts';
+import type { BrowserTextDrawer } from '../browser/text-in-browser.ts';
 import { blendPixel, type RawImage } from './pixels.ts';
 
 type Node = { type: string; props: Record<string, unknown> };
@@ -12,7 +13,7 @@ const el = (type: string, style: Record<string, unknown>, children: unknown): No
 });
 
 /** Room around the box for descenders, text shadows and kerning differences, in px. */
-function marginFor(t: SceneText): number {
+export function marginFor(t: SceneText): number {
   const shadow = t.shadowCss
     ? Math.max(0, ...(t.shadowCss.match(/-?[\d.]+px/g) ?? []).map((v) => Math.abs(Number.parseFloat(v)))) * 2
     : 0;
@@ -77,14 +78,52 @@ function textElement(t: SceneText, fontFamily: string, margin: number): Node {
 const loadSatori = loadOnce(async () => (await import('satori')).default);
 
 /**
- * Draws a text layer: satori lays the glyphs out as SVG paths, resvg rasterises only the layer's
- * box (never the whole canvas), and the result is blended onto the canvas.
+ * Draws the text layers in order. satori (0.63) shapes with HarfBuzz but lays a right-to-left
+ * run out in logical order, word by word (docs/decisions.md, issue 34), and draws only the faces
+ * it is given: the layers that need a script face go to `browserText`, Chromium's drawing of the
+ * same layers, all in one page, started before satori draws the others. Without `browserText`
+ * satori draws them all (script characters as boxes).
  */
-export async function drawText(canvas: RawImage, t: SceneText, fonts: FontCatalogue): Promise<void> {
+export async function drawTexts(
+  canvas: RawImage,
+  texts: readonly SceneText[],
+  fonts: FontCatalogue,
+  browserText?: BrowserTextDrawer,
+): Promise<void> {
+  if (texts.length === 0) return;
+  const faces = await Promise.all(texts.map((t) => fonts.facesFor(t.lines.join(''), t.font)));
+  const routed = browserText ? texts.filter((_, i) => (faces[i] as TextFaces).scriptFaces.length > 0) : [];
+  const batch =
+    browserText && routed.length > 0
+      ? browserText(routed.map((text) => ({ text, margin: marginFor(text) })))
+      : null;
+  // Settled here, awaited where it is drawn: a failure is thrown there, never left unhandled.
+  batch?.catch(() => {});
+  for (const [i, t] of texts.entries()) {
+    if (!routed.includes(t)) await drawWithSatori(canvas, t, faces[i] as TextFaces, fonts);
+    else if (t === routed[0] && batch) {
+      const layer = await batch;
+      blendStraight(canvas, layer.image, layer.x, layer.y);
+    }
+  }
+}
+
+/**
+ * Draws a text layer with satori: it lays the glyphs out as SVG paths, resvg rasterises only the
+ * layer's box (never the whole canvas), and the result is blended onto the canvas.
+ */
+async function drawWithSatori(
+  canvas: RawImage,
+  t: SceneText,
+  faces: TextFaces,
+  fonts: FontCatalogue,
+): Promise<void> {
   const margin = marginFor(t);
   const width = Math.ceil(t.box.width + 2 * margin);
   const height = Math.ceil(t.box.height + 2 * margin);
-  const [satori, faces] = await Promise.all([loadSatori(), fonts.facesFor(t.lines.join(''), t.font)]);
+  const satori = await loadSatori();
+  const ox = Math.round(t.box.x) - margin;
+  const oy = Math.round(t.box.y) - margin;
   const svg = await satori(textElement(t, faces.fontFamily, margin) as never, {
     width,
     height,
@@ -96,8 +135,6 @@ export async function drawText(canvas: RawImage, t: SceneText, fonts: FontCatalo
   const px = rendered.pixels;
   const rw = rendered.width;
   const rh = rendered.height;
-  const ox = Math.round(t.box.x) - margin;
-  const oy = Math.round(t.box.y) - margin;
   for (let y = 0; y < rh; y++) {
     const cy = oy + y;
     if (cy < 0 || cy >= canvas.height) continue;
@@ -115,6 +152,30 @@ export async function drawText(canvas: RawImage, t: SceneText, fonts: FontCatalo
         (px[i] as number) * k,
         (px[i + 1] as number) * k,
         (px[i + 2] as number) * k,
+        a / 255,
+      );
+    }
+  }
+}
+
+/** Blends straight RGBA `layer` onto the canvas with its top-left corner at (ox, oy). */
+function blendStraight(canvas: RawImage, layer: RawImage, ox: number, oy: number): void {
+  const px = layer.data;
+  for (let y = 0; y < layer.height; y++) {
+    const cy = oy + y;
+    if (cy < 0 || cy >= canvas.height) continue;
+    for (let x = 0; x < layer.width; x++) {
+      const cx = ox + x;
+      if (cx < 0 || cx >= canvas.width) continue;
+      const i = (y * layer.width + x) * 4;
+      const a = px[i + 3] as number;
+      if (a === 0) continue;
+      blendPixel(
+        canvas.data,
+        (cy * canvas.width + cx) * 4,
+        px[i] as number,
+        px[i + 1] as number,
+        px[i + 2] as number,
         a / 255,
       );
     }
