@@ -102,6 +102,11 @@ ensure_script_fonts() {
   local package=fonts-noto-core
   local version
   version=$(apt-cache policy "$package" 2>/dev/null | awk '/Candidate:/ {print $2}')
+  # A machine whose apt lists are empty (a fresh image) knows no candidate until they are read.
+  if { [ -z "$version" ] || [ "$version" = "(none)" ]; } && [ "$(id -u)" -eq 0 ]; then
+    DEBIAN_FRONTEND=noninteractive apt-get update -qq
+    version=$(apt-cache policy "$package" 2>/dev/null | awk '/Candidate:/ {print $2}')
+  fi
   if [ -z "$version" ] || [ "$version" = "(none)" ]; then
     say "Debian's $package is not in the apt lists: run apt-get update (the script fonts are needed for text in non-Latin scripts)"
     exit 1
