@@ -53,6 +53,22 @@ describe('the OpenAPI document states what the server enforces (issue 35)', () =
     expect(unexpected).toEqual([]);
   });
 
+  it('lets a client leave out a body whose every field is optional, and no other', async () => {
+    type Operation = { requestBody?: { required?: boolean } };
+    const operation = (path: string, method: string) =>
+      (doc.paths as Record<string, Record<string, Operation>>)[path]?.[method];
+    expect(operation('/v1/projects', 'post')?.requestBody?.required).toBe(false);
+    expect(operation('/v1/capture', 'post')?.requestBody?.required).toBe(true);
+    expect(operation('/v1/raw', 'post')?.requestBody?.required).toBe(true);
+    // And the server takes such a request without a body, as the document now says.
+    const { key } = await t.createKey();
+    const created = await t.request('POST', '/v1/projects', {
+      key,
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(created.status).toBe(201);
+  });
+
   it('has no `items` on a schema that is not an array (the background filters were strings)', () => {
     const wrong = [...schemasOf(doc)].filter(([, s]) => 'items' in s && s.type !== 'array').map(([p]) => p);
     expect(wrong).toEqual([]);

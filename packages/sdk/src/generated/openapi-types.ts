@@ -2227,7 +2227,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": components["schemas"]["DeviceCodeRequestInput"];
             };
@@ -2605,7 +2605,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": components["schemas"]["CreateKeyRequestInput"];
             };
@@ -2847,7 +2847,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     /** @description A host name or URL; stored as its lowercase host (e.g. `example.com`), keeping an explicit non-default port */
@@ -3029,7 +3029,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     domain?: string | null;

@@ -1,9 +1,14 @@
 import { ERROR_CODES, ROUTES, type RouteDefinition } from '@vitrine/contract';
 
 /** The parts of an OpenAPI 3.1 document this module reads and writes. */
+interface OpenApiOperation {
+  responses?: Record<string, Record<string, unknown>>;
+  requestBody?: { required?: boolean; content?: Record<string, { schema?: Record<string, unknown> }> };
+}
+
 interface OpenApiDocument {
   info: Record<string, unknown>;
-  paths?: Record<string, Record<string, { responses?: Record<string, Record<string, unknown>> }>>;
+  paths?: Record<string, Record<string, OpenApiOperation>>;
   components?: { schemas?: Record<string, unknown>; [section: string]: unknown };
   [key: string]: unknown;
 }
@@ -54,6 +59,31 @@ function addRouteAnswers(doc: OpenApiDocument): void {
   }
 }
 
+/**
+ * A body whose every field is optional may be left out: the server takes no body as `{}` (an
+ * empty body of any content type is no body), so typed clients must not be made to send one.
+ */
+function markOptionalBodies(doc: OpenApiDocument): void {
+  const schemas = doc.components?.schemas ?? {};
+  const resolve = (schema: Record<string, unknown> | undefined) => {
+    const ref = schema?.$ref;
+    return typeof ref === 'string' && ref.startsWith('#/components/schemas/')
+      ? (schemas[ref.slice('#/components/schemas/'.length)] as Record<string, unknown> | undefined)
+      : schema;
+  };
+  for (const operations of Object.values(doc.paths ?? {})) {
+    for (const operation of Object.values(operations)) {
+      const schema = resolve(operation.requestBody?.content?.['application/json']?.schema);
+      if (!operation.requestBody || !schema || schema.type !== 'object') continue;
+      const required = Array.isArray(schema.required) ? schema.required : [];
+      const conditional = ['anyOf', 'oneOf', 'allOf', 'if', 'dependentRequired', 'dependentSchemas'].some(
+        (key) => key in schema,
+      );
+      if (required.length === 0 && !conditional) operation.requestBody.required = false;
+    }
+  }
+}
+
 /** Every `#/components/schemas/X` that `value` refers to, directly or through other schemas. */
 function referencedSchemas(doc: OpenApiDocument): Set<string> {
   const schemas = doc.components?.schemas ?? {};
@@ -81,13 +111,15 @@ function referencedSchemas(doc: OpenApiDocument): Set<string> {
 
 /**
  * The last step of building `/v1/openapi.json`, after the route schemas became JSON Schema:
- * the route table's non-JSON answers and retry headers go in, and the component schemas no
+ * the route table's non-JSON answers and retry headers go in, bodies with no required field
+ * become optional, and the component schemas no
  * operation refers to go out (the zod registry holds an input and an output form of each named
  * schema; only the ones in use belong in the document, or generated clients carry dead types).
  */
 export function finishOpenApiDocument<D extends object>(document: D): D {
   const doc = document as unknown as OpenApiDocument;
   addRouteAnswers(doc);
+  markOptionalBodies(doc);
   const schemas = doc.components?.schemas;
   if (schemas) {
     const used = referencedSchemas(doc);
