@@ -155,7 +155,7 @@ export async function capturePage(
       throw renderFailed(error);
     },
   );
-  const scripts = watchScriptActivity(cdp);
+  const scripts = watchScriptActivity(page);
   phase('context');
   try {
     return await loadAndShoot(lease, options, settings, { rules, lists, scripts, timings, warnings, phase });

@@ -1,6 +1,5 @@
 import type { Browser, BrowserContext, BrowserContextOptions, CDPSession, Page } from 'playwright-core';
 import { installPageClock } from './finish-animations.ts';
-import { enableNetworkEvents } from './script-activity.ts';
 
 /**
  * A fresh context with one blank page and a CDP session on it, created before a capture needs
@@ -35,8 +34,6 @@ export async function preparePage(
       if (popup !== page) popup.close().catch(() => undefined);
     });
     const cdp = await context.newCDPSession(page);
-    // A capture watches the scripts its page loads after `load` (script-activity.ts).
-    await enableNetworkEvents(cdp);
     return { context, page, cdp };
   } catch (error) {
     await context.close().catch(() => undefined);

@@ -1,4 +1,4 @@
-import type { CDPSession } from 'playwright-core';
+import type { Page, Request } from 'playwright-core';
 
 /**
  * Requests the page's in-page counter (finish-animations.ts) cannot see and that bring code or
@@ -6,53 +6,47 @@ import type { CDPSession } from 'playwright-core';
  * another script inserts, and their stylesheets. Images, fetches and XMLHttpRequests are counted
  * in the page; media, beacons, WebSockets and event streams never end and are not waited for.
  */
-const WATCHED_TYPES = new Set(['Script', 'Stylesheet']);
+const WATCHED_TYPES = new Set(['script', 'stylesheet']);
 
-/** The page's script and stylesheet requests, seen from its DevTools session. */
+/** The page's script and stylesheet requests. */
 export interface ScriptActivity {
   /** URLs of the watched requests in flight now. */
   inFlight(): string[];
   /** `performance.now()` of the last start or end of a watched request; -Infinity before any. */
   lastActivityAt(): number;
-  /** Stops listening (the session lives as long as its page). */
+  /** Stops listening. */
   stop(): void;
 }
 
 /**
- * Turns on the network events of the page's own CDP session, without buffering response bodies
- * (Playwright's session keeps its own). Done when the page is prepared, off a capture's path.
+ * Starts watching the page's requests through Playwright's own network events (no second CDP
+ * stream): they come from the page's session, the one `page.evaluate` answers on, so a request
+ * the page started before an evaluate returned is already counted when its result arrives.
  */
-export async function enableNetworkEvents(cdp: CDPSession): Promise<void> {
-  await cdp.send('Network.enable', { maxTotalBufferSize: 0, maxResourceBufferSize: 0 });
-}
-
-/**
- * Starts watching on the page's own CDP session (its network events enabled by
- * `enableNetworkEvents`). `Network.requestWillBeSent` is sent by the renderer on the same session
- * as the answer to a later `Runtime.evaluate`, so a request the page started before an evaluate
- * returned is already counted when the evaluate's result arrives.
- */
-export function watchScriptActivity(cdp: CDPSession): ScriptActivity {
-  const pending = new Map<string, string>();
+export function watchScriptActivity(page: Page): ScriptActivity {
+  const pending = new Map<Request, string>();
   let last = Number.NEGATIVE_INFINITY;
-  const started = (event: { requestId: string; type?: string; request: { url: string } }) => {
-    if (!WATCHED_TYPES.has(event.type ?? '')) return;
-    pending.set(event.requestId, event.request.url);
+  const started = (request: Request) => {
+    if (!WATCHED_TYPES.has(request.resourceType())) return;
+    // A redirect's next hop is a new request; the hop before it has ended.
+    const before = request.redirectedFrom();
+    if (before) pending.delete(before);
+    pending.set(request, request.url());
     last = performance.now();
   };
-  const ended = (event: { requestId: string }) => {
-    if (pending.delete(event.requestId)) last = performance.now();
+  const ended = (request: Request) => {
+    if (pending.delete(request)) last = performance.now();
   };
-  cdp.on('Network.requestWillBeSent', started);
-  cdp.on('Network.loadingFinished', ended);
-  cdp.on('Network.loadingFailed', ended);
+  page.on('request', started);
+  page.on('requestfinished', ended);
+  page.on('requestfailed', ended);
   return {
     inFlight: () => [...pending.values()],
     lastActivityAt: () => last,
     stop: () => {
-      cdp.off('Network.requestWillBeSent', started);
-      cdp.off('Network.loadingFinished', ended);
-      cdp.off('Network.loadingFailed', ended);
+      page.off('request', started);
+      page.off('requestfinished', ended);
+      page.off('requestfailed', ended);
     },
   };
 }
