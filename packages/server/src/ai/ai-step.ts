@@ -1,8 +1,10 @@
+import { brandTitleFont } from '../brand/brand-font.ts';
 import type { PageCapture } from '../capture/page-capture-options.ts';
 import { resolveStyle } from '../compose/resolve-style.ts';
 import type { ResolvedStyle, StyleRequest } from '../compose/style-types.ts';
+import type { GuardedFetch } from '../netpolicy/guarded-fetch.ts';
 import type { AiPlan } from './ai-plan.ts';
-import type { AiProvider, ChosenFields } from './ai-types.ts';
+import type { AiProvider, ChosenFields, FontFaceSource, PageSignals } from './ai-types.ts';
 import { brandFields, brandOfPage } from './brand-fields.ts';
 import { readScreenshot } from './screenshot-palette.ts';
 
@@ -58,7 +60,7 @@ function openChoices(chosen: ChosenFields, request: StyleRequest) {
  * every choice, and resolves the style again from that; `ai_decisions` says what was chosen,
  * what the request overrode and why.
  */
-export function createAiStep(deps: { provider: AiProvider }) {
+export function createAiStep(deps: { provider: AiProvider; guardedFetch?: GuardedFetch }) {
   return async (plan: AiPlan, capture: PageCapture, signal: AbortSignal): Promise<AiOutcome> => {
     const signals = capture.signals;
     if (!signals) throw new Error('The AI step needs the page signals of the capture');
@@ -70,15 +72,32 @@ export function createAiStep(deps: { provider: AiProvider }) {
     const reasons = [...decision.reasons];
     let chosen: ChosenFields = { ...decision.chosen };
     let brandReport: Record<string, unknown> | null = null;
+    let ownFont: string | null = null;
     if (plan.brand) {
       const brand = plan.projectBrand ?? brandOfPage(signals, palette, capture.finalUrl);
-      const fromBrand = brandFields(brand);
+      // The page's own web font for the title, when the page loads its heading (or body) family
+      // and the request leaves the title font open.
+      const face = plan.projectBrand ? null : webFontOf(signals);
+      const titleFont =
+        face && deps.guardedFetch && plan.request.title_font === undefined
+          ? await brandTitleFont(face.family, face.sources, face.generic, deps.guardedFetch, signal)
+          : null;
+      if (titleFont?.kind === 'own') ownFont = titleFont.family;
+      const fromBrand = brandFields(brand, titleFont);
       chosen = { ...chosen, ...fromBrand.fields };
       reasons.push(...fromBrand.reasons);
       brandReport = {
         source: plan.projectBrand ? 'project' : 'page',
         colors: brand.colors,
         fonts: brand.fonts,
+        ...(titleFont
+          ? {
+              title_font:
+                titleFont.kind === 'own'
+                  ? { family: titleFont.name, from: 'site', file: titleFont.source }
+                  : { family: titleFont.family, from: 'catalogue', instead_of: titleFont.name },
+            }
+          : {}),
         dark_mode: brand.dark_mode,
       };
     }
@@ -94,7 +113,10 @@ export function createAiStep(deps: { provider: AiProvider }) {
         if (plan.request[f] !== undefined) overridden.push(f);
       }
     }
-    const style = resolveStyle({ ...applied, ...copy, ...plan.request } as StyleRequest);
+    const resolved = resolveStyle({ ...applied, ...copy, ...plan.request } as StyleRequest);
+    // A brand's own face is registered under its own name (font-families.ts), which no request
+    // field may name: it is set on the resolved style, after the request's fields were checked.
+    const style = ownFont ? { ...resolved, title_font: ownFont } : resolved;
     if (overridden.length > 0) reasons.push(`explicit request fields kept: ${overridden.join(', ')}`);
     return {
       style,
@@ -116,3 +138,16 @@ export function createAiStep(deps: { provider: AiProvider }) {
 }
 
 export type AiStep = ReturnType<typeof createAiStep>;
+
+/** The family whose file the title could use: the heading's when the page loads it as a web font, else the body's. */
+function webFontOf(
+  signals: PageSignals,
+): { family: string; sources: FontFaceSource[]; generic: string | null } | null {
+  const { heading, body, sources } = signals.fonts;
+  if (!sources) return null;
+  if (heading && sources.heading.length > 0)
+    return { family: heading, sources: sources.heading, generic: sources.headingGeneric };
+  if (body && sources.body.length > 0)
+    return { family: body, sources: sources.body, generic: sources.bodyGeneric };
+  return null;
+}
