@@ -1,10 +1,11 @@
-import { brandTitleFont } from '../brand/brand-font.ts';
+import { type BrandTitleFont, brandTitleFont, projectTitleFont, webFontOf } from '../brand/brand-font.ts';
 import type { PageCapture } from '../capture/page-capture-options.ts';
 import { resolveStyle } from '../compose/resolve-style.ts';
 import type { ResolvedStyle, StyleRequest } from '../compose/style-types.ts';
 import type { GuardedFetch } from '../netpolicy/guarded-fetch.ts';
+import type { BlobStore } from '../storage/blob-store.ts';
 import type { AiPlan } from './ai-plan.ts';
-import type { AiProvider, ChosenFields, FontFaceSource, PageSignals } from './ai-types.ts';
+import type { AiProvider, ChosenFields, PageSignals } from './ai-types.ts';
 import { brandFields, brandOfPage } from './brand-fields.ts';
 import { readScreenshot } from './screenshot-palette.ts';
 
@@ -60,7 +61,31 @@ function openChoices(chosen: ChosenFields, request: StyleRequest) {
  * every choice, and resolves the style again from that; `ai_decisions` says what was chosen,
  * what the request overrode and why.
  */
-export function createAiStep(deps: { provider: AiProvider; guardedFetch?: GuardedFetch }) {
+export interface AiStepDeps {
+  provider: AiProvider;
+  /** For the page's own web font under `ai_brand` (none: the title font stays a catalogue family). */
+  guardedFetch?: GuardedFetch;
+  /** Where brand extraction keeps a project brand's font file. */
+  blobStore?: Pick<BlobStore, 'get'>;
+}
+
+/** The brand's own font for the title: the project brand's kept file, else the page's web font. */
+async function brandFontFor(
+  plan: AiPlan,
+  signals: PageSignals,
+  deps: AiStepDeps,
+  signal: AbortSignal,
+): Promise<BrandTitleFont | null> {
+  if (plan.projectBrand) {
+    const file = plan.projectBrand.fonts.file;
+    return file && deps.blobStore ? projectTitleFont(file, deps.blobStore) : null;
+  }
+  const web = webFontOf(signals);
+  if (!web || !deps.guardedFetch) return null;
+  return brandTitleFont(web.family, web.sources, web.generic, deps.guardedFetch, signal);
+}
+
+export function createAiStep(deps: AiStepDeps) {
   return async (plan: AiPlan, capture: PageCapture, signal: AbortSignal): Promise<AiOutcome> => {
     const signals = capture.signals;
     if (!signals) throw new Error('The AI step needs the page signals of the capture');
@@ -75,13 +100,10 @@ export function createAiStep(deps: { provider: AiProvider; guardedFetch?: Guarde
     let ownFont: string | null = null;
     if (plan.brand) {
       const brand = plan.projectBrand ?? brandOfPage(signals, palette, capture.finalUrl);
-      // The page's own web font for the title, when the page loads its heading (or body) family
-      // and the request leaves the title font open.
-      const face = plan.projectBrand ? null : webFontOf(signals);
+      // The site's own web font for the title, when the request leaves the title font open: the
+      // project brand's kept file, or the page's heading (or body) family's file.
       const titleFont =
-        face && deps.guardedFetch && plan.request.title_font === undefined
-          ? await brandTitleFont(face.family, face.sources, face.generic, deps.guardedFetch, signal)
-          : null;
+        plan.request.title_font === undefined ? await brandFontFor(plan, signals, deps, signal) : null;
       if (titleFont?.kind === 'own') ownFont = titleFont.family;
       const fromBrand = brandFields(brand, titleFont);
       chosen = { ...chosen, ...fromBrand.fields };
@@ -138,16 +160,3 @@ export function createAiStep(deps: { provider: AiProvider; guardedFetch?: Guarde
 }
 
 export type AiStep = ReturnType<typeof createAiStep>;
-
-/** The family whose file the title could use: the heading's when the page loads it as a web font, else the body's. */
-function webFontOf(
-  signals: PageSignals,
-): { family: string; sources: FontFaceSource[]; generic: string | null } | null {
-  const { heading, body, sources } = signals.fonts;
-  if (!sources) return null;
-  if (heading && sources.heading.length > 0)
-    return { family: heading, sources: sources.heading, generic: sources.headingGeneric };
-  if (body && sources.body.length > 0)
-    return { family: body, sources: sources.body, generic: sources.bodyGeneric };
-  return null;
-}

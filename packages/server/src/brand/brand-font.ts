@@ -1,7 +1,8 @@
 import crypto from 'node:crypto';
+import type { BrandFontFile } from '@vitrine/contract';
 import { LRUCache } from 'lru-cache';
 import opentype from 'opentype.js';
-import type { FontFaceSource } from '../ai/ai-types.ts';
+import type { FontFaceSource, PageSignals } from '../ai/ai-types.ts';
 import {
   FONT_FAMILIES,
   type FontFamilySpec,
@@ -11,6 +12,7 @@ import {
 } from '../compose/text/font-families.ts';
 import { AppError } from '../errors/app-error.ts';
 import { type GuardedFetch, isTooLarge } from '../netpolicy/guarded-fetch.ts';
+import type { BlobStore } from '../storage/blob-store.ts';
 
 /** Largest font file fetched (compressed, as served). */
 export const BRAND_FONT_MAX_BYTES = 2 * 1024 * 1024;
@@ -167,19 +169,17 @@ const fetched = new LRUCache<string, BrandFace>({
 });
 
 /**
- * The title font of a brand whose heading (or body) family the page loads as a web font: its own
- * file (fetched, checked, registered for both renderers), or, when none of its sources can be
- * used, the nearest catalogue family with the reason. Null when the family has no sources.
+ * The first of a family's sources that gives a usable face (at most SOURCES_TRIED of them, in
+ * the page's order, skipping EOT and SVG fonts), or every reason none did.
  */
-export async function brandTitleFont(
-  family: string,
+export async function firstUsableFace(
   sources: readonly FontFaceSource[],
-  generic: string | null,
   guardedFetch: GuardedFetch,
   signal: AbortSignal,
-): Promise<BrandTitleFont | null> {
+): Promise<{ face: BrandFace; weight: number } | { reasons: string[] }> {
   const usable = sources.filter((s) => s.format === null || READABLE.test(s.format)).slice(0, SOURCES_TRIED);
-  if (sources.length === 0) return null;
+  if (usable.length === 0)
+    return { reasons: ['the page declares it only in formats this server does not read'] };
   const reasons: string[] = [];
   for (const source of usable) {
     try {
@@ -188,33 +188,128 @@ export async function brandTitleFont(
         face = await fetchBrandFace(source, guardedFetch, signal);
         fetched.set(source.url, face);
       }
-      const hash = crypto.createHash('sha256').update(face.data).digest('hex').slice(0, 16);
-      const registered = `Brand ${hash}`;
-      registerBrandFace({
-        family: registered,
-        data: face.data,
-        kind: face.kind,
-        genre: genreOf(generic),
-        weight: source.weight,
-      });
-      return { kind: 'own', family: registered, name: family, source: face.source };
+      return { face, weight: source.weight };
     } catch (error) {
       signal.throwIfAborted();
       if (!(error instanceof BrandFontError)) throw error;
       reasons.push(error.message);
     }
   }
-  const nearest = nearestCatalogueFamily(family, generic);
-  const why =
-    reasons.length > 0
-      ? [...new Set(reasons)].join('; ')
-      : 'the page declares it only in formats this server does not read';
+  return { reasons: [...new Set(reasons)] };
+}
+
+/** The hash a kept face goes by (hex SHA-256 of its bytes). */
+export const faceHash = (data: Buffer) => crypto.createHash('sha256').update(data).digest('hex');
+
+/** Registers a usable face for both renderers and says so. */
+export function ownFont(
+  face: BrandFace,
+  name: string,
+  generic: string | null,
+  weight: number,
+): BrandTitleFont {
+  const family = `Brand ${faceHash(face.data).slice(0, 16)}`;
+  registerBrandFace({ family, data: face.data, kind: face.kind, genre: genreOf(generic), weight });
+  return { kind: 'own', family, name, source: face.source };
+}
+
+/** The nearest catalogue family instead of a brand font that could not be used, and why. */
+export function fallbackFont(name: string, generic: string | null, why: string): BrandTitleFont {
+  const nearest = nearestCatalogueFamily(name, generic);
+  const by = nearest.by === 'name' ? 'name' : `generic class ${generic ?? 'sans-serif'}`;
   return {
     kind: 'fallback',
     family: nearest.spec.family,
-    name: family,
-    reason: `brand font ${family} could not be used (${why}): nearest catalogue family ${nearest.spec.family} (by ${nearest.by === 'name' ? 'name' : `generic class ${generic ?? 'sans-serif'}`}) on the title`,
+    name,
+    reason: `brand font ${name} could not be used (${why}): nearest catalogue family ${nearest.spec.family} (by ${by}) on the title`,
   };
+}
+
+/**
+ * The title font of a page whose heading (or body) family it loads as a web font: its own file
+ * (fetched, checked, registered for both renderers), or, when none of its sources can be used,
+ * the nearest catalogue family with the reason.
+ */
+export async function brandTitleFont(
+  family: string,
+  sources: readonly FontFaceSource[],
+  generic: string | null,
+  guardedFetch: GuardedFetch,
+  signal: AbortSignal,
+): Promise<BrandTitleFont> {
+  const found = await firstUsableFace(sources, guardedFetch, signal);
+  if ('face' in found) return ownFont(found.face, family, generic, found.weight);
+  return fallbackFont(family, generic, found.reasons.join('; '));
+}
+
+/** Blob key of a brand's kept face (never served: the CDN serves brand PNGs only). */
+export const brandFontKey = (sha256: string) => `brand-font/${sha256}`;
+
+/**
+ * The title font of a project's brand (its `fonts.file`, kept at extraction): the kept face read
+ * back from the blob store and checked again, or the nearest catalogue family with the reason.
+ */
+export async function projectTitleFont(
+  file: BrandFontFile,
+  blobStore: Pick<BlobStore, 'get'>,
+): Promise<BrandTitleFont> {
+  if (!file.sha256 || !/^[a-f0-9]{64}$/.test(file.sha256)) {
+    return fallbackFont(file.family, file.generic, file.error ?? 'no file was kept');
+  }
+  const blob = await blobStore.get(brandFontKey(file.sha256));
+  if (!blob) return fallbackFont(file.family, file.generic, 'the kept font file is gone');
+  try {
+    const face = await faceOfBytes(Buffer.from(blob.data), file.source_url);
+    return ownFont(face, file.family, file.generic, 400);
+  } catch (error) {
+    if (!(error instanceof BrandFontError)) throw error;
+    return fallbackFont(file.family, file.generic, error.message);
+  }
+}
+
+/**
+ * Brand extraction's part: the file of the heading (else body) family the page loads, fetched
+ * through the guarded fetch and kept in the blob store (decompressed, content-addressed); what
+ * could not be used is recorded with its reason. Null when the page loads neither as a web font.
+ */
+export async function keepBrandFont(
+  signals: PageSignals,
+  deps: { guardedFetch: GuardedFetch; blobStore: Pick<BlobStore, 'put'> },
+  signal: AbortSignal,
+): Promise<BrandFontFile | null> {
+  const web = webFontOf(signals);
+  if (!web) return null;
+  const found = await firstUsableFace(web.sources, deps.guardedFetch, signal);
+  const sourceUrl = (web.sources[0]?.url ?? '').startsWith('data:')
+    ? 'data: URL'
+    : (web.sources[0]?.url ?? '');
+  if (!('face' in found)) {
+    return {
+      family: web.family,
+      source_url: sourceUrl,
+      generic: web.generic,
+      sha256: null,
+      error: found.reasons.join('; '),
+    };
+  }
+  const sha256 = faceHash(found.face.data);
+  await deps.blobStore.put(brandFontKey(sha256), found.face.data, {
+    contentType: { woff: 'font/woff', truetype: 'font/ttf', opentype: 'font/otf' }[found.face.kind],
+  });
+  return { family: web.family, source_url: found.face.source, generic: web.generic, sha256, error: null };
+}
+
+/** The family whose file a title could use: the heading's when the page loads it as a web font, else the body's. */
+export function webFontOf(
+  signals: PageSignals,
+): { family: string; sources: FontFaceSource[]; generic: string | null } | null {
+  const { heading, body, sources } = signals.fonts;
+  if (!sources) return null;
+  if (heading && sources.heading.length > 0)
+    return { family: heading, sources: sources.heading, generic: sources.headingGeneric };
+  if (body && sources.body.length > 0)
+    return { family: body, sources: sources.body, generic: sources.bodyGeneric };
+  return null;
 }
 
 function genreOf(generic: string | null): FontFamilySpec['genre'] {
