@@ -655,7 +655,7 @@ export interface components {
          */
         CaptureRequestInput: {
             ai?: boolean;
-            /** @description (ext) apply the project's brand (colours to the gradient, heading font to the title, dark mode to the preset) */
+            /** @description (ext) apply the project's brand (colours to the gradient, heading font to the title: the site's own web font file when its page loads one, dark mode to the preset) */
             ai_brand?: boolean;
             ai_copy?: boolean;
             ai_style?: boolean;
