@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AiPlan } from '../../packages/server/src/ai/ai-plan.ts';
 import { createAiStep } from '../../packages/server/src/ai/ai-step.ts';
@@ -10,7 +12,12 @@ import { createGuardedFetch } from '../../packages/server/src/netpolicy/guarded-
 import { createTargetPolicy } from '../../packages/server/src/netpolicy/target-policy.ts';
 import { captureFixture } from '../ai/ai-fixtures.ts';
 import { testPool } from '../support/capture-test-kit.ts';
-import { type RunningServer, startCanary, startFixtureServer } from '../support/fixture-server.ts';
+import {
+  FIXTURE_PAGES_DIR,
+  type RunningServer,
+  startCanary,
+  startFixtureServer,
+} from '../support/fixture-server.ts';
 import { compareWithReference } from './image-compare.ts';
 import { compareModes } from './parity-compare.ts';
 import { useParityKit } from './parity-kit.ts';
@@ -138,6 +145,35 @@ describe('ai_brand titles in the brand site own font (issue 34, item 3)', () => 
       expect((outcome.decisions.chosen as Record<string, unknown>).title_font).toBe('Lora');
     }
   }, 120_000);
+
+  it('an inline (data: URL) face is used too; an inline non-font is not', async () => {
+    const woff2 = readFileSync(
+      path.join(FIXTURE_PAGES_DIR, 'brand-font/fonts/abril-fatface-latin-400-normal.woff2'),
+    );
+    const inline = await step(
+      plan(),
+      withSources([
+        { url: `data:font/woff2;base64,${woff2.toString('base64')}`, format: 'woff2', weight: 400 },
+      ]),
+      AbortSignal.timeout(60_000),
+    );
+    expect(inline.style.title_font).toMatch(/^Brand [0-9a-f]{16}$/);
+    expect((inline.decisions.brand as Record<string, unknown>).title_font).toMatchObject({
+      file: 'data: URL',
+    });
+    const junk = await step(
+      plan(),
+      withSources([
+        {
+          url: `data:font/woff2;base64,${Buffer.from('GIF89a junk junk').toString('base64')}`,
+          format: 'woff2',
+          weight: 400,
+        },
+      ]),
+      AbortSignal.timeout(60_000),
+    );
+    expect(junk.style.title_font).toBe('Lora');
+  });
 
   it('a font on a refused address is refused by the guard: the canary gets no request', async () => {
     const outcome = await step(

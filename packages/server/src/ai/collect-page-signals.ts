@@ -97,13 +97,18 @@ export function collectPageSignals(): PageSignals {
         // a cross-origin sheet
       }
     }
+    // A data: URL is kept whole only up to what the 2 MB limit decodes from (cut longer, it still
+    // decodes to more than 2 MB and is refused as too large); one per family, so a page cannot
+    // make its signals big.
+    let inline = 0;
     return found
+      .filter((f) => !f.url.startsWith('data:') || inline++ === 0)
       .sort(
         (a, b) => Math.abs(a.weight - wantedWeight) - Math.abs(b.weight - wantedWeight) || a.order - b.order,
       )
       .slice(0, 6)
       .map(({ url, format, weight }) => ({
-        url: url.startsWith('data:') ? url.slice(0, 3_000_000) : url,
+        url: url.startsWith('data:') ? url.slice(0, 2_800_000) : url,
         format,
         weight,
       }));
