@@ -13,7 +13,11 @@ import {
   type RawInput,
   renderRaster,
 } from '../../packages/server/src/compose/renderers/raster/render-raster.ts';
-import { resolveStyle, type StyleRequest } from '../../packages/server/src/compose/resolve-style.ts';
+import {
+  type ResolvedStyle,
+  resolveStyle,
+  type StyleRequest,
+} from '../../packages/server/src/compose/resolve-style.ts';
 import { buildScene, type ScreenshotInfo } from '../../packages/server/src/compose/scene.ts';
 import type { RawImage } from '../../packages/server/src/image/raw-image.ts';
 import { testPool } from '../support/capture-test-kit.ts';
@@ -23,6 +27,11 @@ export interface ParityKit extends RasterKit {
   /** The same scene drawn by both compose modes. */
   both(
     request: StyleRequest,
+    options?: { mode?: 'composite' | 'inline'; input?: RawInput; info?: Partial<ScreenshotInfo> },
+  ): Promise<{ raster: RawImage; browser: RawImage }>;
+  /** The same, from a style already resolved (e.g. the AI step's, which may name a brand's own face). */
+  bothResolved(
+    style: ResolvedStyle,
     options?: { mode?: 'composite' | 'inline'; input?: RawInput; info?: Partial<ScreenshotInfo> },
   ): Promise<{ raster: RawImage; browser: RawImage }>;
 }
@@ -45,12 +54,9 @@ export function useParityKit(): ParityKit {
     await pool?.close();
   });
   const kit = raster as ParityKit;
-  kit.both = async (request, { mode = 'composite', input = raster.shot, info = {} } = {}) => {
-    const scene = buildScene(
-      resolveStyle(request),
-      { ...input, ...info },
-      { measurer: raster.fonts.measurer },
-    );
+  kit.both = (request, options) => kit.bothResolved(resolveStyle(request), options);
+  kit.bothResolved = async (style, { mode = 'composite', input = raster.shot, info = {} } = {}) => {
+    const scene = buildScene(style, { ...input, ...info }, { measurer: raster.fonts.measurer });
     const withPage: PageRunner = (fn) => pool!.run((lease) => fn(lease.page, lease.cdp));
     const [r, b] = await Promise.all([
       // As app.ts wires it: text in scripts satori cannot shape goes to Chromium.

@@ -163,7 +163,7 @@ export const aiFieldsShape = {
   ai_copy: z.boolean().optional(),
   ai_brand: z.boolean().optional().meta({
     description:
-      "(ext) apply the project's brand (colours to the gradient, heading font to the title, dark mode to the preset)",
+      "(ext) apply the project's brand (colours to the gradient, heading font to the title: the site's own web font file when its page loads one, dark mode to the preset)",
   }),
   prompt: z.string().min(1).max(1000).optional(),
 };

@@ -6,6 +6,32 @@ import { trimmedText } from './text-fields.ts';
 export const BRAND_STATUSES = ['none', 'pending', 'processing', 'completed', 'failed', 'skipped'] as const;
 export type BrandStatus = (typeof BRAND_STATUSES)[number];
 
+/**
+ * (ext, issue 34) The site's own file of its heading family (else its body family), when the page
+ * loads it as a web font: kept with the brand so `ai_brand` titles are drawn in it.
+ */
+export const brandFontFileSchema = z
+  .object({
+    family: z.string().describe('The family the file is for, as the page names it'),
+    source_url: z.string().describe('Where the page loads it from (`data: URL` when the page inlines it)'),
+    generic: z
+      .string()
+      .nullable()
+      .describe('The generic family the page lists after it (`serif`, `sans-serif`, `monospace`...), if any'),
+    sha256: z
+      .string()
+      .nullable()
+      .describe('SHA-256 (hex) of the face kept (WOFF2 is kept decompressed); null when none could be used'),
+    error: z
+      .string()
+      .nullable()
+      .describe(
+        'Why the file could not be used (e.g. `the font file answered HTTP 404`): titles then use the nearest catalogue family',
+      ),
+  })
+  .meta({ id: 'BrandFontFile' });
+export type BrandFontFile = z.infer<typeof brandFontFileSchema>;
+
 /** Extracted brand data (contract.md section 9). */
 export const brandSchema = z
   .object({
@@ -22,7 +48,16 @@ export const brandSchema = z
       text: z.string().nullable(),
       palette: z.array(z.string()),
     }),
-    fonts: z.object({ heading: z.string().nullable(), body: z.string().nullable() }),
+    fonts: z.object({
+      heading: z.string().nullable(),
+      body: z.string().nullable(),
+      file: brandFontFileSchema
+        .nullable()
+        .optional()
+        .describe(
+          '(ext) The web font file of the heading (else body) family, fetched through the network policy (at most 2 MB, font files only); absent when the page loads neither as a web font',
+        ),
+    }),
     dark_mode: z.boolean().nullable(),
     source_url: z.string().nullable(),
     extracted_at: z.string().nullable(),

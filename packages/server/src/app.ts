@@ -300,7 +300,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       chooseElement: (query, outline) => aiProvider.chooseElement(query, outline),
     },
     compose,
-    decide: createAiStep({ provider: aiProvider }),
+    decide: createAiStep({ provider: aiProvider, guardedFetch, blobStore }),
     blobStore,
     pageCache: createPageCaptureCache({
       maxBytes: config.browser.pageCacheMegabytes * 1024 * 1024,

@@ -622,6 +622,8 @@ export interface components {
             extracted_at: string | null;
             fonts: {
                 body: string | null;
+                /** @description (ext) The web font file of the heading (else body) family, fetched through the network policy (at most 2 MB, font files only); absent when the page loads neither as a web font */
+                file?: components["schemas"]["BrandFontFile"] | null;
                 heading: string | null;
             };
             icon_url: string | null;
@@ -629,6 +631,18 @@ export interface components {
             name: string | null;
             og_image_url: string | null;
             source_url: string | null;
+        };
+        BrandFontFile: {
+            /** @description Why the file could not be used (e.g. `the font file answered HTTP 404`): titles then use the nearest catalogue family */
+            error: string | null;
+            /** @description The family the file is for, as the page names it */
+            family: string;
+            /** @description The generic family the page lists after it (`serif`, `sans-serif`, `monospace`...), if any */
+            generic: string | null;
+            /** @description SHA-256 (hex) of the face kept (WOFF2 is kept decompressed); null when none could be used */
+            sha256: string | null;
+            /** @description Where the page loads it from (`data: URL` when the page inlines it) */
+            source_url: string;
         };
         /**
          * @description Rules besides the fields' own: `url` (or its alias `site`) is required; `element` excludes `selector` and `full_page: true`; `selector` excludes `full_page: true`. `webhook_url` requires `async: true`.
@@ -641,7 +655,7 @@ export interface components {
          */
         CaptureRequestInput: {
             ai?: boolean;
-            /** @description (ext) apply the project's brand (colours to the gradient, heading font to the title, dark mode to the preset) */
+            /** @description (ext) apply the project's brand (colours to the gradient, heading font to the title: the site's own web font file when its page loads one, dark mode to the preset) */
             ai_brand?: boolean;
             ai_copy?: boolean;
             ai_style?: boolean;

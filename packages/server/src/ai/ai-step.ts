@@ -1,8 +1,11 @@
+import { type BrandTitleFont, brandTitleFont, projectTitleFont, webFontOf } from '../brand/brand-font.ts';
 import type { PageCapture } from '../capture/page-capture-options.ts';
 import { resolveStyle } from '../compose/resolve-style.ts';
 import type { ResolvedStyle, StyleRequest } from '../compose/style-types.ts';
+import type { GuardedFetch } from '../netpolicy/guarded-fetch.ts';
+import type { BlobStore } from '../storage/blob-store.ts';
 import type { AiPlan } from './ai-plan.ts';
-import type { AiProvider, ChosenFields } from './ai-types.ts';
+import type { AiProvider, ChosenFields, PageSignals } from './ai-types.ts';
 import { brandFields, brandOfPage } from './brand-fields.ts';
 import { readScreenshot } from './screenshot-palette.ts';
 
@@ -58,7 +61,31 @@ function openChoices(chosen: ChosenFields, request: StyleRequest) {
  * every choice, and resolves the style again from that; `ai_decisions` says what was chosen,
  * what the request overrode and why.
  */
-export function createAiStep(deps: { provider: AiProvider }) {
+export interface AiStepDeps {
+  provider: AiProvider;
+  /** For the page's own web font under `ai_brand` (none: the title font stays a catalogue family). */
+  guardedFetch?: GuardedFetch;
+  /** Where brand extraction keeps a project brand's font file. */
+  blobStore?: Pick<BlobStore, 'get'>;
+}
+
+/** The brand's own font for the title: the project brand's kept file, else the page's web font. */
+async function brandFontFor(
+  plan: AiPlan,
+  signals: PageSignals,
+  deps: AiStepDeps,
+  signal: AbortSignal,
+): Promise<BrandTitleFont | null> {
+  if (plan.projectBrand) {
+    const file = plan.projectBrand.fonts.file;
+    return file && deps.blobStore ? projectTitleFont(file, deps.blobStore) : null;
+  }
+  const web = webFontOf(signals);
+  if (!web || !deps.guardedFetch) return null;
+  return brandTitleFont(web.family, web.sources, web.generic, deps.guardedFetch, signal);
+}
+
+export function createAiStep(deps: AiStepDeps) {
   return async (plan: AiPlan, capture: PageCapture, signal: AbortSignal): Promise<AiOutcome> => {
     const signals = capture.signals;
     if (!signals) throw new Error('The AI step needs the page signals of the capture');
@@ -70,15 +97,29 @@ export function createAiStep(deps: { provider: AiProvider }) {
     const reasons = [...decision.reasons];
     let chosen: ChosenFields = { ...decision.chosen };
     let brandReport: Record<string, unknown> | null = null;
+    let ownFont: string | null = null;
     if (plan.brand) {
       const brand = plan.projectBrand ?? brandOfPage(signals, palette, capture.finalUrl);
-      const fromBrand = brandFields(brand);
+      // The site's own web font for the title, when the request leaves the title font open: the
+      // project brand's kept file, or the page's heading (or body) family's file.
+      const titleFont =
+        plan.request.title_font === undefined ? await brandFontFor(plan, signals, deps, signal) : null;
+      if (titleFont?.kind === 'own') ownFont = titleFont.family;
+      const fromBrand = brandFields(brand, titleFont);
       chosen = { ...chosen, ...fromBrand.fields };
       reasons.push(...fromBrand.reasons);
       brandReport = {
         source: plan.projectBrand ? 'project' : 'page',
         colors: brand.colors,
         fonts: brand.fonts,
+        ...(titleFont
+          ? {
+              title_font:
+                titleFont.kind === 'own'
+                  ? { family: titleFont.name, from: 'site', file: titleFont.source }
+                  : { family: titleFont.family, from: 'catalogue', instead_of: titleFont.name },
+            }
+          : {}),
         dark_mode: brand.dark_mode,
       };
     }
@@ -94,7 +135,10 @@ export function createAiStep(deps: { provider: AiProvider }) {
         if (plan.request[f] !== undefined) overridden.push(f);
       }
     }
-    const style = resolveStyle({ ...applied, ...copy, ...plan.request } as StyleRequest);
+    const resolved = resolveStyle({ ...applied, ...copy, ...plan.request } as StyleRequest);
+    // A brand's own face is registered under its own name (font-families.ts), which no request
+    // field may name: it is set on the resolved style, after the request's fields were checked.
+    const style = ownFont ? { ...resolved, title_font: ownFont } : resolved;
     if (overridden.length > 0) reasons.push(`explicit request fields kept: ${overridden.join(', ')}`);
     return {
       style,

@@ -59,8 +59,21 @@ export interface PageSignals {
     /** Computed colour and background of the body (the page's own text and ground). */
     body?: { text: string; background: string };
   };
-  /** Computed first font family of headings and body. */
-  fonts: { heading: string | null; body: string | null };
+  /**
+   * Computed first font family of headings and body, and the `@font-face` sources the page
+   * declares for each (nearest weight first; absent in signals gathered before issue 34).
+   */
+  fonts: {
+    heading: string | null;
+    body: string | null;
+    sources?: {
+      heading: FontFaceSource[];
+      body: FontFaceSource[];
+      /** The generic family the computed list ends in (serif, monospace...), for the fallback. */
+      headingGeneric: string | null;
+      bodyGeneric: string | null;
+    };
+  };
   /** Absolute URLs of the page's brand images (brand extraction); inline SVG logo as markup. */
   assets?: {
     logo: string | null;
@@ -69,6 +82,13 @@ export interface PageSignals {
     icons: string[];
     ogImage: string | null;
   };
+}
+
+/** One `src` entry of a page's `@font-face` rule: an absolute URL (or data: URL), its declared format. */
+export interface FontFaceSource {
+  url: string;
+  format: string | null;
+  weight: number;
 }
 
 /** Colours of the screenshot: the dominant ones (hex), most frequent first, and its tone metrics. */

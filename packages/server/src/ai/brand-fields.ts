@@ -1,5 +1,6 @@
 import type { Brand } from '@vitrine/contract';
 import { converter, formatHex, parse, wcagLuminance } from 'culori';
+import type { BrandTitleFont } from '../brand/brand-font.ts';
 import { resolveFontFamily } from '../compose/text/font-families.ts';
 import type { ChosenFields, PageSignals, ScreenshotPalette } from './ai-types.ts';
 
@@ -67,9 +68,14 @@ export function brandOfPage(s: PageSignals, palette: ScreenshotPalette, sourceUr
 
 /**
  * Fields a brand sets: primary and secondary colours as the gradient's stops, the heading font on
- * the title when the font catalogue has it, a dark preset for a dark brand without colours.
+ * the title (the site's own file when `titleFont` is one, set by the AI step; the nearest
+ * catalogue family when it could not be used; else the family when the catalogue has it), a
+ * dark preset for a dark brand without colours.
  */
-export function brandFields(brand: Brand): { fields: ChosenFields; reasons: string[] } {
+export function brandFields(
+  brand: Brand,
+  titleFont: BrandTitleFont | null = null,
+): { fields: ChosenFields; reasons: string[] } {
   const fields: ChosenFields = {};
   const reasons: string[] = [];
   const colors = brand.colors;
@@ -84,7 +90,12 @@ export function brandFields(brand: Brand): { fields: ChosenFields; reasons: stri
     reasons.push('brand is dark: midnight background');
   }
   const heading = brand.fonts.heading;
-  if (heading && resolveFontFamily(heading)) {
+  if (titleFont?.kind === 'own') {
+    reasons.push(`brand font ${titleFont.name} on the title, drawn from the site's own file`);
+  } else if (titleFont) {
+    fields.title_font = titleFont.family;
+    reasons.push(titleFont.reason);
+  } else if (heading && resolveFontFamily(heading)) {
     fields.title_font = heading;
     reasons.push(`brand heading font ${heading} on the title`);
   } else if (heading) {

@@ -47,6 +47,94 @@ export function collectPageSignals(): PageSignals {
     return family ? family.replace(/["']/g, '').trim() || null : null;
   };
   const h1 = doc.querySelector('h1');
+  /**
+   * The @font-face sources of a family the page declares (same-origin and inline sheets: a
+   * cross-origin sheet's rules cannot be read), in the order the page lists them, the face
+   * whose weight is nearest the element's first.
+   */
+  const faceSources = (el: Element | null, family: string | null) => {
+    if (!el || !family) return [];
+    const wantedWeight = Number.parseInt(getComputedStyle(el).fontWeight, 10) || 400;
+    const found: { url: string; format: string | null; weight: number; order: number }[] = [];
+    const visit = (rules: CSSRuleList, base: string, depth: number) => {
+      for (const rule of Array.from(rules)) {
+        if (found.length >= 24) return;
+        if (rule instanceof CSSFontFaceRule) {
+          const name = rule.style.getPropertyValue('font-family').replace(/["']/g, '').trim();
+          if (name.toLowerCase() !== family.toLowerCase()) continue;
+          if ((rule.style.getPropertyValue('font-style') || 'normal') !== 'normal') continue;
+          const weight = Number.parseInt(rule.style.getPropertyValue('font-weight'), 10) || 400;
+          const src = rule.style.getPropertyValue('src');
+          for (const m of src.matchAll(
+            /url\(\s*(["']?)([^"')]+)\1\s*\)(?:\s*format\(\s*["']?([\w-]+)["']?\s*\))?/g,
+          )) {
+            try {
+              found.push({
+                url: new URL(m[2] as string, base).href,
+                format: m[3] ?? null,
+                weight,
+                order: found.length,
+              });
+            } catch {
+              // not a URL
+            }
+          }
+        } else if (rule instanceof CSSImportRule && rule.styleSheet && depth < 3) {
+          try {
+            visit(rule.styleSheet.cssRules, rule.styleSheet.href ?? base, depth + 1);
+          } catch {
+            // a cross-origin import
+          }
+        } else if ('cssRules' in rule && depth < 3) {
+          visit((rule as CSSGroupingRule).cssRules, base, depth + 1);
+        }
+      }
+    };
+    for (const sheet of Array.from(doc.styleSheets)) {
+      try {
+        visit(sheet.cssRules, sheet.href ?? doc.baseURI, 0);
+      } catch {
+        // a cross-origin sheet
+      }
+    }
+    // A data: URL is kept whole only up to what the 2 MB limit decodes from (cut longer, it still
+    // decodes to more than 2 MB and is refused as too large); one per family, so a page cannot
+    // make its signals big.
+    let inline = 0;
+    return found
+      .filter((f) => !f.url.startsWith('data:') || inline++ === 0)
+      .sort(
+        (a, b) => Math.abs(a.weight - wantedWeight) - Math.abs(b.weight - wantedWeight) || a.order - b.order,
+      )
+      .slice(0, 6)
+      .map(({ url, format, weight }) => ({
+        url: url.startsWith('data:') ? url.slice(0, 2_800_000) : url,
+        format,
+        weight,
+      }));
+  };
+  /** The generic family a computed font-family list ends in (serif, monospace...), if any. */
+  const genericOf = (el: Element | null): string | null => {
+    if (!el) return null;
+    const generics = [
+      'serif',
+      'sans-serif',
+      'monospace',
+      'cursive',
+      'fantasy',
+      'system-ui',
+      'ui-serif',
+      'ui-sans-serif',
+      'ui-monospace',
+    ];
+    const names = getComputedStyle(el)
+      .fontFamily.split(',')
+      .map((f) => f.replace(/["']/g, '').trim().toLowerCase());
+    return names.find((n) => generics.includes(n)) ?? null;
+  };
+  const headingEl = doc.querySelector('h1, h2');
+  const headingFamily = firstFamily(headingEl);
+  const bodyFamily = firstFamily(doc.body);
   const abs = (u: string | null | undefined): string | null => {
     if (!u) return null;
     try {
@@ -104,7 +192,16 @@ export function collectPageSignals(): PageSignals {
         ? { text: getComputedStyle(doc.body).color, background: getComputedStyle(doc.body).backgroundColor }
         : undefined,
     },
-    fonts: { heading: firstFamily(doc.querySelector('h1, h2')), body: firstFamily(doc.body) },
+    fonts: {
+      heading: headingFamily,
+      body: bodyFamily,
+      sources: {
+        heading: faceSources(headingEl, headingFamily),
+        body: bodyFamily === headingFamily ? [] : faceSources(doc.body, bodyFamily),
+        headingGeneric: genericOf(headingEl),
+        bodyGeneric: genericOf(doc.body),
+      },
+    },
     assets: {
       logo: abs(logoImg?.getAttribute('src')),
       inlineSvgLogo: svgLogo ? svgLogo.outerHTML.slice(0, 100_000) : null,

@@ -11,6 +11,7 @@ import {
 import { AppError } from '../errors/app-error.ts';
 import type { GuardedFetch } from '../netpolicy/guarded-fetch.ts';
 import type { BlobStore } from '../storage/blob-store.ts';
+import { keepBrandFont } from './brand-font.ts';
 
 export interface BrandExtractionDeps {
   /** The capture stage (browser pool, through the egress proxy). */
@@ -48,7 +49,8 @@ export function brandErrorOf(error: unknown): string {
  * when https cannot connect) in the capture engine, reads the page's signals and palette in that
  * one load, and copies the logo, icon and Open Graph image through the guarded fetch into the
  * blob store (as PNG, served from our CDN). An image that cannot be fetched or decoded is null,
- * never a failure.
+ * never a failure. The heading (else body) family's web font file is kept too (brand-font.ts;
+ * never served), or its reason recorded.
  */
 export async function extractBrand(
   domain: string,
@@ -76,14 +78,16 @@ export async function extractBrand(
   const assets = shot.signals.assets;
   const store = (source: string | null) =>
     source ? storeImage(source, deps, signal) : Promise.resolve(null);
-  const [logo, svgLogo, icon, og] = await Promise.all([
+  const [logo, svgLogo, icon, og, fontFile] = await Promise.all([
     store(assets?.logo ?? null),
     assets?.inlineSvgLogo ? storeBytes(Buffer.from(assets.inlineSvgLogo), deps) : Promise.resolve(null),
     store(assets?.appleTouchIcon ?? assets?.icons.find((i) => !i.endsWith('.ico')) ?? null),
     store(assets?.ogImage ?? null),
+    keepBrandFont(shot.signals, deps, signal),
   ]);
   return {
     ...brand,
+    fonts: fontFile ? { ...brand.fonts, file: fontFile } : brand.fonts,
     logo_url: logo ?? svgLogo ?? icon,
     icon_url: icon,
     og_image_url: og,

@@ -2,14 +2,14 @@ import type { TextAlign } from '@vitrine/contract';
 import { parseCssColor, type Rgba } from './css/css-color.ts';
 import type { ResolvedStyle } from './resolve-style.ts';
 import type { FontRef, SceneText } from './scene-types.ts';
-import { nearestWeight, resolveFontFamily } from './text/font-families.ts';
+import { drawableFamily, nearestWeight } from './text/font-families.ts';
 import { fitText, layoutText, type TextMeasurer } from './text/text-layout.ts';
 
 const BLACK: Rgba = { r: 0, g: 0, b: 0, a: 1 };
 const color = (css: string): Rgba => parseCssColor(css) ?? BLACK;
 
 function fontRef(name: string, weight: number): FontRef {
-  const spec = resolveFontFamily(name);
+  const spec = drawableFamily(name);
   return { family: spec?.family ?? 'Inter', weight: spec ? nearestWeight(spec, weight) : weight };
 }
 

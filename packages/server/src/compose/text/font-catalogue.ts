@@ -7,7 +7,13 @@ import opentype from 'opentype.js';
 import sharp from 'sharp';
 import { loadOnce } from '../../load-once.ts';
 import type { FontRef } from '../scene-types.ts';
-import { FONT_FAMILIES, type FontFamilySpec, nearestWeight } from './font-families.ts';
+import {
+  BRAND_FACES_KEPT,
+  drawableFamily,
+  FONT_FAMILIES,
+  type FontFamilySpec,
+  nearestWeight,
+} from './font-families.ts';
 import {
   listScriptFaces,
   NEEDS_NO_FACE,
@@ -115,9 +121,22 @@ export async function loadFontCatalogue(options: FontCatalogueOptions = {}): Pro
   const readFamily = (
     family: FontFamilySpec,
   ): { fonts: SatoriFont[]; parsed: Map<number, opentype.Font[]> } => {
-    const dir = path.join(path.dirname(require.resolve(`${family.packageName}/package.json`)), 'files');
     const fonts: SatoriFont[] = [];
     const parsed = new Map<number, opentype.Font[]>();
+    if (family.file) {
+      // A brand's own face: one file, one weight (satori reads its TrueType, OpenType or WOFF).
+      const weight = family.weights[0] ?? 400;
+      const data = family.file.data;
+      fonts.push({
+        name: faceName(family.family, 'brand'),
+        data,
+        weight: satoriWeight(weight),
+        style: 'normal',
+      });
+      parsed.set(weight, [parse(data)]);
+      return { fonts, parsed };
+    }
+    const dir = path.join(path.dirname(require.resolve(`${family.packageName}/package.json`)), 'files');
     for (const weight of family.weights) {
       const list: opentype.Font[] = [];
       for (const subset of family.subsets) {
@@ -142,6 +161,12 @@ export async function loadFontCatalogue(options: FontCatalogueOptions = {}): Pro
   const familyOf = (spec: FontFamilySpec): LoadedFamily => {
     let loaded = families.get(spec.family);
     if (!loaded) {
+      if (spec.file) {
+        // Brand faces come and go (font-families.ts keeps the newest few): so do their loads.
+        const brand = [...families.keys()].filter((name) => !FONT_FAMILIES.some((f) => f.family === name));
+        for (const name of brand.slice(0, Math.max(0, brand.length - BRAND_FACES_KEPT + 1)))
+          families.delete(name);
+      }
       const own = readFamily(spec);
       // Inter's faces after the family's own: satori draws the Latin, Greek and Cyrillic a family
       // lacks from them, as it did when every family was in one list.
@@ -151,7 +176,9 @@ export async function loadFontCatalogue(options: FontCatalogueOptions = {}): Pro
     return loaded;
   };
   const specOf = (family: string): FontFamilySpec =>
-    FONT_FAMILIES.find((f) => f.family === family) ?? (FONT_FAMILIES[0] as FontFamilySpec);
+    FONT_FAMILIES.find((f) => f.family === family) ??
+    drawableFamily(family) ??
+    (FONT_FAMILIES[0] as FontFamilySpec);
   const facesOf = (font: FontRef): opentype.Font[] => {
     const loaded = familyOf(specOf(font.family));
     return loaded.parsed.get(font.weight) ?? [...loaded.parsed.values()][0] ?? [];

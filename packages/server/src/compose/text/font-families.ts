@@ -19,6 +19,11 @@ export interface FontFamilySpec {
   genre: 'sans' | 'serif' | 'mono';
   /** The font's licence as its package declares it (SPDX). */
   license: string;
+  /**
+   * A brand's own face (issue 34, item 3), registered at run time, not in the catalogue: its
+   * file (TrueType, OpenType or WOFF), one weight, one subset named `brand`.
+   */
+  file?: { data: Buffer; kind: 'woff' | 'truetype' | 'opentype' };
 }
 
 /** The catalogue (font-families-data.ts, generated from the @fontsource packages); Inter first, the default. */
@@ -57,4 +62,47 @@ export function nearestWeight(spec: FontFamilySpec, wanted: number): number {
   let best = spec.weights[0] ?? 400;
   for (const w of spec.weights) if (Math.abs(w - wanted) <= Math.abs(best - wanted)) best = w;
   return best;
+}
+
+/** How many brand faces the process keeps registered (each up to 8 MB). */
+export const BRAND_FACES_KEPT = 16;
+const brandFaces = new Map<string, FontFamilySpec>();
+
+/**
+ * Registers a brand's own face under a name only it has (`Brand <hash of the file>`), for the
+ * renderers to find by the title's family. Never a request field's value: resolveFontFamily
+ * knows only the catalogue. The oldest of more than BRAND_FACES_KEPT is forgotten.
+ */
+export function registerBrandFace(face: {
+  family: string;
+  data: Buffer;
+  kind: 'woff' | 'truetype' | 'opentype';
+  genre: FontFamilySpec['genre'];
+  weight: number;
+}): FontFamilySpec {
+  const known = brandFaces.get(face.family);
+  if (known) {
+    brandFaces.delete(face.family);
+    brandFaces.set(face.family, known);
+    return known;
+  }
+  const spec: FontFamilySpec = {
+    family: face.family,
+    packageName: '',
+    fileId: '',
+    weights: [Math.min(900, Math.max(100, Math.round(face.weight / 100) * 100))],
+    subsets: ['brand'],
+    averageAdvance: 0.55,
+    genre: face.genre,
+    license: 'the site’s own',
+    file: { data: face.data, kind: face.kind },
+  };
+  brandFaces.set(face.family, spec);
+  while (brandFaces.size > BRAND_FACES_KEPT) brandFaces.delete(brandFaces.keys().next().value as string);
+  return spec;
+}
+
+/** A family the renderers can draw: the catalogue's (by resolveFontFamily) or a registered brand face (by its exact name). */
+export function drawableFamily(name: string): FontFamilySpec | null {
+  return resolveFontFamily(name) ?? brandFaces.get(name) ?? null;
 }

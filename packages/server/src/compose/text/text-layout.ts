@@ -1,5 +1,5 @@
 import type { FontRef } from '../scene-types.ts';
-import { FONT_FAMILIES } from './font-families.ts';
+import { drawableFamily } from './font-families.ts';
 
 /**
  * Measures text on one line. The scene builder wraps text itself through this interface, so the
@@ -17,7 +17,7 @@ export interface TextMeasurer {
 export function createEstimatingMeasurer(): TextMeasurer {
   return {
     lineWidth(text, font, size) {
-      const spec = FONT_FAMILIES.find((f) => f.family === font.family);
+      const spec = drawableFamily(font.family);
       const weightFactor = 1 + (font.weight - 400) / 4000;
       return [...text].length * size * (spec?.averageAdvance ?? 0.56) * weightFactor;
     },

@@ -3,7 +3,13 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import opentype from 'opentype.js';
 import type { FontRef, SceneText } from '../../scene-types.ts';
-import { FONT_FAMILIES, type FontFamilySpec, nearestWeight } from '../../text/font-families.ts';
+import {
+  BRAND_FACES_KEPT,
+  drawableFamily,
+  FONT_FAMILIES,
+  type FontFamilySpec,
+  nearestWeight,
+} from '../../text/font-families.ts';
 import { listScriptFaces, NEEDS_NO_FACE, type ScriptFace, scriptFacesFor } from '../../text/script-faces.ts';
 import {
   cjkRegionFor,
@@ -117,6 +123,10 @@ export async function loadBrowserFonts(
   /** Reads a family's CSS, woff2 files and metrics the first time a text asks for it (as font-catalogue.ts does). */
   const loadFamily = (family: FontFamilySpec): void => {
     if (loadedFamilies.has(family.family)) return;
+    if (family.file) {
+      loadBrandFace(family, family.file);
+      return;
+    }
     const root = path.dirname(require.resolve(`${family.packageName}/package.json`));
     for (const weight of family.weights) {
       const css = readFileSync(path.join(root, `${weight}.css`), 'utf8');
@@ -144,15 +154,60 @@ export async function loadBrowserFonts(
     }
     loadedFamilies.add(family.family);
   };
+  /** Brand faces loaded, oldest first (font-families.ts keeps the newest few registered). */
+  const brandLoaded: string[] = [];
+  /**
+   * A brand's own face (issue 34, item 3): its one file as one rule, declared for every weight
+   * (as satori, which has only this face, draws it), its unicode-range from its character map.
+   */
+  const loadBrandFace = (family: FontFamilySpec, file: NonNullable<FontFamilySpec['file']>): void => {
+    const weight = family.weights[0] ?? 400;
+    const data = file.data;
+    const face = opentype.parse(data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength));
+    const codes = Object.keys(face.tables.cmap?.glyphIndexMap ?? {})
+      .map(Number)
+      .sort((a, b) => a - b);
+    const ranges: [number, number][] = [];
+    for (const c of codes) {
+      const last = ranges[ranges.length - 1];
+      if (last && c === last[1] + 1) last[1] = c;
+      else ranges.push([c, c]);
+    }
+    const unicodeRange = ranges
+      .map(([lo, hi]) => (lo === hi ? `U+${lo.toString(16)}` : `U+${lo.toString(16)}-${hi.toString(16)}`))
+      .join(',');
+    const mime = {
+      woff: ['font/woff', 'woff'],
+      truetype: ['font/ttf', 'truetype'],
+      opentype: ['font/otf', 'opentype'],
+    }[file.kind];
+    const rule =
+      `@font-face{font-family:"${family.family}";font-style:normal;font-weight:100 900;` +
+      `src:url(data:${mime[0]};base64,${data.toString('base64')}) format("${mime[1]}");` +
+      `unicode-range:${unicodeRange}}`;
+    metrics.set(`${family.family}:${weight}`, {
+      ascent: face.ascender / face.unitsPerEm,
+      descent: -face.descender / face.unitsPerEm,
+    });
+    faces.set(`${family.family}:${weight}`, [{ family: family.family, weight, unicodeRange, ranges, rule }]);
+    loadedFamilies.add(family.family);
+    brandLoaded.push(family.family);
+    while (brandLoaded.length > BRAND_FACES_KEPT) {
+      const old = brandLoaded.shift() as string;
+      loadedFamilies.delete(old);
+      for (const key of [...faces.keys()]) if (key.startsWith(`${old}:`)) faces.delete(key);
+      for (const key of [...metrics.keys()]) if (key.startsWith(`${old}:`)) metrics.delete(key);
+    }
+  };
   const inter = FONT_FAMILIES[0] as FontFamilySpec;
   loadFamily(inter);
   /** The subset faces of `font`, its family read first if it has not been. */
   const subsetsOf = (font: FontRef): SubsetFace[] => {
-    const spec = FONT_FAMILIES.find((f) => f.family === font.family) ?? inter;
+    const spec = drawableFamily(font.family) ?? inter;
     loadFamily(spec);
     return faces.get(`${spec.family}:${font.weight}`) ?? faces.get('Inter:400') ?? [];
   };
-  const genreOf = (font: FontRef) => FONT_FAMILIES.find((f) => f.family === font.family)?.genre ?? 'sans';
+  const genreOf = (font: FontRef) => drawableFamily(font.family)?.genre ?? 'sans';
   const covers = (list: readonly SubsetFace[], c: number) =>
     list.some((f) => f.ranges.some(([lo, hi]) => c >= lo && c <= hi));
   /**
