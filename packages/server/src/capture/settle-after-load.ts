@@ -48,12 +48,10 @@ export const SETTLE_BUDGET: SettleBudget = {
  * or frames) to restore its top state, whatever the first settling spent.
  */
 export const SETTLE_AT_TOP_BUDGET: SettleBudget = {
+  ...SETTLE_BUDGET,
   animation: { ...ANIMATION_BUDGET, pageMs: 3000, wallMs: 1000, requestWaitMs: 2000 },
   capMs: 3000,
-  scriptQuietMs: 120,
   rounds: 3,
-  pollMs: 10,
-  floor: { pageMs: 1000, wallMs: 300 },
 };
 
 /** What settling did: the last round's state, the page time run in all, and what was left loading. */
