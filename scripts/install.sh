@@ -47,6 +47,8 @@ ensure_debian_packages() {
   # xvfb: a virtual display, so the test of `vitrine auth login` (a headed browser window) runs
   # on machines without a screen.
   command -v Xvfb >/dev/null || missing+=(xvfb)
+  # ffmpeg: encodes the videos of `motion` (H.264, VP9, GIF); the server checks it at start.
+  [ -x /usr/bin/ffmpeg ] || missing+=(ffmpeg)
   # fonts-liberation2: Arial/Times/Courier-metric faces, what pages expect of their generic and
   # web-safe fonts. Without it fontconfig falls back to DejaVu Sans, whose monochrome emoji
   # glyphs then win over Noto Color Emoji (Chromium uses the primary font's glyph when it has one).

@@ -1,6 +1,7 @@
 import { CAPTURE_DEFAULTS, type RawCaptureRequest } from '@vitrine/contract';
 import type { PageCaptureOptions } from '../capture/page-capture-options.ts';
 import { AppError, invalidParam } from '../errors/app-error.ts';
+import { stillFormatOf } from './resolve-motion.ts';
 import type { ResolvedOutput } from './resolved-capture.ts';
 
 /** The URL to capture: `url` or its alias `site`, a bare host getting `https://`. */
@@ -19,7 +20,8 @@ export function targetUrlOf(request: { url?: string; site?: string }): string {
 
 export function resolveOutput(output: RawCaptureRequest['output']): ResolvedOutput {
   return {
-    format: output?.format ?? CAPTURE_DEFAULTS.output.format,
+    // A video's still (its poster) is a JPEG; the video itself is the motion plan's.
+    format: stillFormatOf(output?.format) ?? CAPTURE_DEFAULTS.output.format,
     width: output?.width,
     height: output?.height,
     quality: output?.quality,
