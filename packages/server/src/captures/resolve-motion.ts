@@ -10,15 +10,10 @@ import {
   type VideoFormat,
 } from '@vitrine/contract';
 import { invalidParam } from '../errors/app-error.ts';
-import type { MotionPlan, ScrollTarget } from '../motion/motion-plan.ts';
+import { type MotionPlan, type ScrollTarget, videoSideLimit } from '../motion/motion-plan.ts';
 
 const isVideoFormat = (format: string | undefined): format is VideoFormat =>
   (VIDEO_FORMATS as readonly string[]).includes(format ?? '');
-
-/** The largest side a video of `format` may have, in output pixels. */
-export function videoSideLimit(format: VideoFormat): number {
-  return format === 'gif' ? MOTION_LIMITS.gif.side : MOTION_LIMITS.videoSide;
-}
 
 function scrollTargetOf(scrollTo: NonNullable<CaptureRequest['motion']>['scroll_to']): ScrollTarget {
   const target = scrollTo ?? MOTION_DEFAULTS.scroll_to;

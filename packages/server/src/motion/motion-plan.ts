@@ -1,4 +1,4 @@
-import type { MotionEasing, MotionType, VideoFormat } from '@vitrine/contract';
+import { MOTION_LIMITS, type MotionEasing, type MotionType, type VideoFormat } from '@vitrine/contract';
 
 /** Where a scroll ends: CSS pixels from the top, the top of an element, or the page's end. */
 export type ScrollTarget =
@@ -61,4 +61,9 @@ export function progressAt(plan: MotionPlan, index: number): number {
  */
 export function loopPhaseAt(plan: MotionPlan, index: number): number {
   return index / frameCount(plan);
+}
+
+/** The largest side a video of `format` may have, in output pixels. */
+export function videoSideLimit(format: VideoFormat): number {
+  return format === 'gif' ? MOTION_LIMITS.gif.side : MOTION_LIMITS.videoSide;
 }

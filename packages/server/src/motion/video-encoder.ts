@@ -5,8 +5,7 @@
  * its palette is computed from the whole clip without keeping the clip in memory.
  */
 import { spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { VideoFormat } from '@vitrine/contract';
 import { AppError } from '../errors/app-error.ts';
@@ -21,6 +20,8 @@ export interface VideoSettings {
   quality: number | undefined;
   /** A clip meant to repeat (a float loop): GIFs loop in any case. */
   loop: boolean;
+  /** Largest side of the encoded clip: larger frames are scaled down to fit. */
+  maxSide: number;
 }
 
 export interface EncodedVideo {
@@ -55,8 +56,27 @@ function crfOf(quality: number | undefined, best: number, worst: number): number
 
 const even = (n: number) => n - (n % 2);
 
+/**
+ * The encoded size: within `maxSide`, and even for H.264 and VP9 (4:2:0 chroma): an odd side
+ * loses its last pixel rather than being resampled, so the frame stays sharp.
+ */
+export function encodedSize(settings: VideoSettings): { width: number; height: number; scaled: boolean } {
+  const scale = Math.min(1, settings.maxSide / Math.max(settings.width, settings.height));
+  const width = Math.max(2, Math.round(settings.width * scale));
+  const height = Math.max(2, Math.round(settings.height * scale));
+  const keepsOdd = settings.format === 'gif';
+  return {
+    width: keepsOdd ? width : even(width),
+    height: keepsOdd ? height : even(height),
+    scaled: scale < 1,
+  };
+}
+
 function encoderArgs(settings: VideoSettings, output: string): string[] {
-  const crop = `crop=${even(settings.width)}:${even(settings.height)}:0:0`;
+  const size = encodedSize(settings);
+  const crop = size.scaled
+    ? `scale=${size.width}:${size.height}:flags=lanczos`
+    : `crop=${size.width}:${size.height}:0:0`;
   switch (settings.format) {
     case 'mp4':
       return [
@@ -73,7 +93,10 @@ function encoderArgs(settings: VideoSettings, output: string): string[] {
       ];
     case 'gif':
       // Lossless, fast and compact for screen content: the palette pass reads it twice.
-      return ['-c:v', 'libx264rgb', '-preset', 'ultrafast', '-qp', '0', output];
+      return [
+        ...(size.scaled ? ['-vf', crop] : []),
+        ...['-c:v', 'libx264rgb', '-preset', 'ultrafast', '-qp', '0', output],
+      ];
   }
 }
 
@@ -113,11 +136,13 @@ function encodeFailed(cause: unknown): AppError {
  * dither passes), reads it and removes every temporary file.
  */
 export async function openVideoSink(
-  ffmpegPath: string,
+  ffmpeg: { path: string; tempDir: string },
   settings: VideoSettings,
   signal: AbortSignal,
 ): Promise<VideoSink> {
-  const dir = await mkdtemp(join(tmpdir(), 'vitrine-video-'));
+  const ffmpegPath = ffmpeg.path;
+  await mkdir(ffmpeg.tempDir, { recursive: true });
+  const dir = await mkdtemp(join(ffmpeg.tempDir, 'video-'));
   const ext = settings.format === 'gif' ? 'mkv' : settings.format;
   const first = join(dir, `frames.${ext}`);
   const child = spawn(
@@ -198,12 +223,12 @@ export async function openVideoSink(
           );
         }
         const data = await readFile(file);
-        const keepsOdd = settings.format === 'gif';
+        const size = encodedSize(settings);
         return {
           data,
           codec: { mp4: 'h264', webm: 'vp9', gif: 'gif' }[settings.format],
-          width: keepsOdd ? settings.width : even(settings.width),
-          height: keepsOdd ? settings.height : even(settings.height),
+          width: size.width,
+          height: size.height,
           contentType: VIDEO_CONTENT_TYPES[settings.format],
         };
       } catch (error) {

@@ -13,7 +13,7 @@ import type { ResolvedStyle } from '../compose/style-types.ts';
 import type { FontCatalogue } from '../compose/text/font-catalogue.ts';
 import type { RawImage } from '../image/raw-image.ts';
 import { cameraAt, type MotionCamera, scrollAt } from '../motion/motion-camera.ts';
-import { frameCount, type MotionPlan } from '../motion/motion-plan.ts';
+import { frameCount, type MotionPlan, videoSideLimit } from '../motion/motion-plan.ts';
 import { type DecodedLayer, prepareScrollFrames, type ScrollFrames } from '../motion/scroll-frames.ts';
 import type { EncodedVideo, VideoSettings, VideoSink } from '../motion/video-encoder.ts';
 import type { BackgroundImages } from './background-images.ts';
@@ -132,6 +132,7 @@ export function createMotionStage(deps: MotionStageDeps) {
         fps: motion.fps,
         quality: motion.quality,
         loop: motion.type === 'float',
+        maxSide: videoSideLimit(motion.format),
       },
       signal,
     );
