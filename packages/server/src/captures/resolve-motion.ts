@@ -59,8 +59,11 @@ export function resolveMotion(body: CaptureRequest | RawCaptureRequest): MotionP
   }
   const duration = motion.duration ?? MOTION_DEFAULTS.duration;
   const isFloat = motion.type === 'float';
-  const holdStart = isFloat ? 0 : (motion.hold_start ?? MOTION_DEFAULTS.hold_start);
-  const holdEnd = isFloat ? 0 : (motion.hold_end ?? MOTION_DEFAULTS.hold_end);
+  // The default holds shrink with a short clip (a sixth of it at most), so a valid duration
+  // alone is never refused for holds the request did not ask for.
+  const defaultHold = Math.min(MOTION_DEFAULTS.hold_start, Math.round((duration / 6) * 100) / 100);
+  const holdStart = isFloat ? 0 : (motion.hold_start ?? defaultHold);
+  const holdEnd = isFloat ? 0 : (motion.hold_end ?? defaultHold);
   if (isFloat && (motion.hold_start !== undefined || motion.hold_end !== undefined)) {
     throw invalidParam(
       motion.hold_start !== undefined ? 'motion.hold_start' : 'motion.hold_end',

@@ -106,10 +106,25 @@ export function createMotionStage(deps: MotionStageDeps) {
       title: capture.title,
       topColor: style.device ? pageTopColor(start, pageTopRows(captureDpr)) : null,
     };
-    const sceneAt = (camera: MotionCamera) =>
-      buildScene({ ...style, ...camera }, info, { measurer: fonts.measurer });
     const base = cameraOf(style);
-    const firstScene = sceneAt(cameraAt(motion, base, 0));
+    // A moving camera changes the natural canvas (a tilted frame is laid out in its projected
+    // box): every frame is laid out on the canvas of the look as requested, the clip's last
+    // state, so the clip keeps one size.
+    const still = buildScene(style, info, { measurer: fonts.measurer });
+    const steady = motion.type === 'scroll' && !motion.drift;
+    const pinned: ResolvedStyle = steady
+      ? style
+      : {
+          ...style,
+          output: {
+            ...style.output,
+            width: still.canvas.width / still.canvas.dpr,
+            height: still.canvas.height / still.canvas.dpr,
+          },
+        };
+    const sceneAt = (camera: MotionCamera) =>
+      buildScene({ ...pinned, ...camera }, info, { measurer: fonts.measurer });
+    const firstScene = steady ? still : sceneAt(cameraAt(motion, base, 0));
     const backgroundImage = await deps.backgroundImages.load(firstScene, signal);
     const scroll =
       motion.type === 'scroll'
