@@ -118,6 +118,10 @@ export function resolveCaptureFields(
     if (ai) page = { ...page, collectSignals: true };
     // A scroll video shows the whole page, one viewport at a time.
     if (motion?.scrollTo) page = { ...page, fullPage: true, scroll: motion.scrollTo };
+    // A video's frame is at most 2560 px wide, so its screen rarely needs a device's DPR of 2
+    // or 3: without capture_dpr it is captured at output.dpr (a tenth of the pixels to shoot,
+    // decode and fit per page of an iPhone).
+    if (motion && styled.capture_dpr === undefined) page = { ...page, deviceScaleFactor: output.dpr };
   } else {
     page = resolvePageCapture(body, url, output);
   }

@@ -44,6 +44,8 @@ export interface AnimatedVideo {
   frames: number;
   warnings: string[];
   resolved: Record<string, unknown>;
+  /** Milliseconds drawing frames, waiting for ffmpeg to take them, and for it to finish. */
+  timings: { animate_compose: number; animate_encode_wait: number; animate_finish: number };
 }
 
 const cameraOf = (s: ResolvedStyle): MotionCamera => ({
@@ -153,9 +155,12 @@ export function createMotionStage(deps: MotionStageDeps) {
     );
     try {
       let poster: RawImage | undefined;
+      const timings = { animate_compose: 0, animate_encode_wait: 0, animate_finish: 0 };
+      const since = (start: number) => performance.now() - start;
       for (let index = 0; index < frames; index++) {
+        const drawing = performance.now();
         signal.throwIfAborted();
-        const scene = index === 0 ? firstScene : sceneAt(cameraAt(motion, base, index));
+        const scene = index === 0 || steady ? firstScene : sceneAt(cameraAt(motion, base, index));
         const y = scroll ? scrollAt(motion, capture.scroll?.endY ?? 0, index) : 0;
         let image: RawImage;
         if (scroll && y > 0) {
@@ -175,14 +180,22 @@ export function createMotionStage(deps: MotionStageDeps) {
           throw new Error(`frame ${index} is ${image.width}x${image.height}, the clip ${width}x${height}`);
         }
         if (index === 0) poster = { ...image, data: Buffer.from(image.data) };
+        timings.animate_compose += since(drawing);
+        const writing = performance.now();
         await sink.write(image.data);
+        timings.animate_encode_wait += since(writing);
       }
+      const finishing = performance.now();
       const video = await sink.finish();
+      timings.animate_finish = since(finishing);
+      for (const key of Object.keys(timings) as (keyof typeof timings)[])
+        timings[key] = Math.round(timings[key] * 10) / 10;
       return {
         video,
         poster: poster as RawImage,
         frames,
         warnings,
+        timings,
         resolved: {
           canvas: { width, height },
           motion: { ...motion, frames, ...(scroll ? { scroll_end_y: capture.scroll?.endY } : {}) },

@@ -198,6 +198,7 @@ async function animateRender(
       signal,
     ),
   );
+  Object.assign(timings, animated.timings);
   signal.throwIfAborted();
   const poster = await timed(timings, 'encode', () =>
     stages.encode(animated.poster, {
