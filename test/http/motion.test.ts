@@ -81,6 +81,11 @@ describe('motion: styled videos of a page', () => {
 
     const video = await fetchBytes(res.json.url);
     expect(video).toMatchObject({ status: 200, type: 'video/mp4' });
+    // A video element seeks with byte ranges.
+    const part = await fetch(res.json.url, { headers: { range: 'bytes=100-199' } });
+    expect(part.status).toBe(206);
+    expect(part.headers.get('content-range')).toBe(`bytes 100-199/${video.data.length}`);
+    expect(Buffer.from(await part.arrayBuffer())).toEqual(video.data.subarray(100, 200));
     // faststart: the index comes before the media data, so a browser plays it while it loads.
     expect(video.data.indexOf('moov')).toBeLessThan(video.data.indexOf('mdat'));
     const probe = await probeVideo(video.data, 'mp4');

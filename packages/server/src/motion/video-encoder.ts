@@ -217,7 +217,7 @@ export async function openVideoSink(
             ffmpegPath,
             [
               ...['-i', first, '-i', palette],
-              ...['-lavfi', 'paletteuse=dither=sierra2_4a', '-loop', '0', file],
+              ...['-lavfi', 'paletteuse=dither=sierra2_4a:diff_mode=rectangle', '-loop', '0', file],
             ],
             signal,
           );
