@@ -226,6 +226,26 @@ describe('motion: styled videos of a page', () => {
     expect(Math.max(...steps)).toBeGreaterThan(0.3);
   }, 180_000);
 
+  it('renders a video at once for a GET used as a media source (response=redirect)', async () => {
+    const payload = Buffer.from(
+      JSON.stringify({
+        viewport: VIEWPORT,
+        motion: { type: 'float', duration: 1, fps: 4 },
+        output: { format: 'gif', width: 300 },
+      }),
+    ).toString('base64url');
+    const res = await fetch(
+      `${t.baseUrl}/v1/capture?url=${encodeURIComponent(scrollUrl)}&payload=${payload}&response=redirect`,
+      { headers: { authorization: `Bearer ${owner.key}` }, redirect: 'manual' },
+    );
+    expect(res.status, await res.text()).toBe(302);
+    const location = res.headers.get('location') ?? '';
+    expect(location).toMatch(/\/cdn\/r\/cap_[0-9A-Z]{26}\.gif$/);
+    const gif = await fetchBytes(location);
+    expect(gif.type).toBe('image/gif');
+    expect((await probeVideo(gif.data, 'gif')).frames).toBe(4);
+  }, 120_000);
+
   it('refuses bad motion input with 400s naming the field', async () => {
     const cases: [Record<string, unknown>, string][] = [
       [{ motion: { type: 'spin' } }, 'motion.type'],
