@@ -91,6 +91,15 @@ export const targetFieldsShape = {
   selector: selectorString.optional(),
 };
 
+/** `output` of an unstyled capture (POST /v1/raw): images only. */
+const imageOutputSchema = z.strictObject({
+  format: z.enum(OUTPUT_FORMATS).optional().meta({ default: D.output.format }),
+  width: z.number().int().min(1).max(CAPTURE_LIMITS.outputSide).optional(),
+  height: z.number().int().min(1).max(CAPTURE_LIMITS.outputSide).optional(),
+  quality: z.number().int().min(1).max(100).optional(),
+  dpr: z.literal([1, 2, 3]).optional().meta({ default: D.output.dpr }),
+});
+
 export const outputSchema = z.strictObject({
   format: z
     .enum(REQUEST_FORMATS)
@@ -140,11 +149,13 @@ const TARGET_RULES_TEXT =
   '`url` (or its alias `site`) is required; `element` excludes `selector` and `full_page: true`; `selector` excludes `full_page: true`.';
 
 /** POST /v1/raw (ext): the "Target and browser" and `output` fields only. */
-export const rawCaptureRequestSchema = z.strictObject({ ...targetFieldsShape, ...deliveryFieldsShape }).meta({
-  id: 'RawCaptureRequest',
-  description: `Rules besides the fields' own: ${TARGET_RULES_TEXT}`,
-  ...TARGET_RULES,
-});
+export const rawCaptureRequestSchema = z
+  .strictObject({ ...targetFieldsShape, ...deliveryFieldsShape, output: imageOutputSchema.optional() })
+  .meta({
+    id: 'RawCaptureRequest',
+    description: `Rules besides the fields' own: ${TARGET_RULES_TEXT}`,
+    ...TARGET_RULES,
+  });
 export type RawCaptureRequest = z.infer<typeof rawCaptureRequestSchema>;
 
 /** The capture result of interface.md 2.6. */

@@ -1140,11 +1140,10 @@ export interface components {
                  */
                 dpr?: 1 | 2 | 3;
                 /**
-                 * @description Image format; mp4, webm, gif with `motion` (default mp4 then)
                  * @default png
                  * @enum {string}
                  */
-                format?: "png" | "webp" | "jpg" | "mp4" | "webm" | "gif";
+                format?: "png" | "webp" | "jpg";
                 height?: number;
                 quality?: number;
                 width?: number;

@@ -1,4 +1,4 @@
-import { CAPTURE_DEFAULTS, type RawCaptureRequest } from '@vitrine/contract';
+import { CAPTURE_DEFAULTS, type OutputOptions, type RawCaptureRequest } from '@vitrine/contract';
 import type { PageCaptureOptions } from '../capture/page-capture-options.ts';
 import { AppError, invalidParam } from '../errors/app-error.ts';
 import { stillFormatOf } from './resolve-motion.ts';
@@ -18,7 +18,7 @@ export function targetUrlOf(request: { url?: string; site?: string }): string {
   return /^[a-z][a-z0-9+.-]*:/i.test(raw) && !/^[^:/]+:\d+(\/|$)/.test(raw) ? raw : `https://${raw}`;
 }
 
-export function resolveOutput(output: RawCaptureRequest['output']): ResolvedOutput {
+export function resolveOutput(output: OutputOptions | undefined): ResolvedOutput {
   return {
     // A video's still (its poster) is a JPEG; the video itself is the motion plan's.
     format: stillFormatOf(output?.format) ?? CAPTURE_DEFAULTS.output.format,
@@ -44,7 +44,7 @@ export interface DeviceDefaults {
  * pixels are real, never upscaled.
  */
 export function resolvePageCapture(
-  request: RawCaptureRequest,
+  request: Omit<RawCaptureRequest, 'output'> & { output?: OutputOptions },
   url: string,
   output: ResolvedOutput,
   device?: DeviceDefaults,
