@@ -3,18 +3,12 @@
  * zooms in gently when the look is flat), a float sways around it in a loop, a drift turns it a
  * little during a scroll. Everything else of the look stays as resolved.
  */
+import type { CameraValues } from '../compose/camera/camera-presets.ts';
 import type { MotionPlan } from './motion-plan.ts';
 import { loopPhaseAt, progressAt } from './motion-plan.ts';
 
-/** The camera fields of a resolved look (compose/camera: degrees, zoom, canvas fractions). */
-export interface MotionCamera {
-  tilt_x: number;
-  tilt_y: number;
-  roll: number;
-  zoom: number;
-  offset_x: number;
-  offset_y: number;
-}
+/** The camera fields of a resolved look a motion moves (the frame scale stays, or the layout would). */
+export type MotionCamera = Omit<CameraValues, 'frame_scale'>;
 
 const lerp = (a: number, b: number, t: number) => a + (b - a) * t;
 
