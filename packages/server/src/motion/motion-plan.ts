@@ -1,10 +1,8 @@
 import { MOTION_LIMITS, type MotionEasing, type MotionType, type VideoFormat } from '@vitrine/contract';
+import type { ScrollTargetOption } from '../capture/scroll-capture.ts';
 
 /** Where a scroll ends: CSS pixels from the top, the top of an element, or the page's end. */
-export type ScrollTarget =
-  | { kind: 'end' }
-  | { kind: 'pixels'; y: number }
-  | { kind: 'selector'; selector: string };
+export type ScrollTarget = ScrollTargetOption;
 
 /**
  * A motion capture resolved into plain data (every default applied): what the motion stage
