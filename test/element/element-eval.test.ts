@@ -51,7 +51,7 @@ describe('element evaluation on real templates', () => {
         .map((t) => `${t.template} [${t.part}]: ${pct(t.real)}, nonsense ${pct(t.nonsense)}`)
         .join(
           '\n',
-        )}\nall: ${pct(summary.real)}; tuning ${pct(summary.tuning)}; held-out ${pct(summary.heldOut)}; nonsense refused ${pct(summary.nonsense)}`,
+        )}\nall: ${pct(summary.real)}; tuning ${pct(summary.tuning)}; held-out ${pct(summary.heldOut)}; new families ${pct(summary.newFamilies)}; nonsense refused ${pct(summary.nonsense)}`,
     );
     // Every acceptable selector matches something: a label that matches nothing is a broken label.
     expect(outcomes.filter((o) => o.unmatched.length > 0).map((o) => `${o.template}: ${o.query}`)).toEqual(
