@@ -64,12 +64,23 @@ export function collectCandidatesInPage(args: {
   const clean = (s: string | null | undefined) => (s ?? '').replace(/\s+/g, ' ').trim();
   const scrollX = window.scrollX;
   const scrollY = window.scrollY;
+  // Each element's rendered box is read once (the listing, the visibility test and the drawn
+  // titles' scan all ask for it).
+  const rects = new Map<Element, DOMRect>();
+  const rectOf = (el: Element): DOMRect => {
+    let r = rects.get(el);
+    if (!r) {
+      r = el.getBoundingClientRect();
+      rects.set(el, r);
+    }
+    return r;
+  };
   const boxOf = (el: Element): DocumentBox => {
-    const r = el.getBoundingClientRect();
+    const r = rectOf(el);
     return { x: r.left + scrollX, y: r.top + scrollY, width: r.width, height: r.height };
   };
   const visible = (el: Element) => {
-    const box = el.getBoundingClientRect();
+    const box = rectOf(el);
     if (box.width < 8 || box.height < 8) return false;
     if (typeof el.checkVisibility === 'function') {
       return el.checkVisibility({
@@ -255,23 +266,141 @@ export function collectCandidatesInPage(args: {
   };
   // The identifiers of what an element holds (its descendants' ids and classes, a few dozen
   // distinct ones): "the card with progress bars" is the card holding `.progress-bar`s.
-  const innerIdentsOf = (el: Element): string => {
-    const seen = new Set<string>();
-    const walker = el.querySelectorAll('[id],[class]');
-    for (let i = 0; i < walker.length && i < 400 && seen.size < 48; i++) {
-      const d = walker[i] as Element;
-      if (d.id) seen.add(d.id);
+  // In document order an element's descendants are the run of elements right after it, as long as
+  // its subtree: what it holds is counted in that run (by binary search in the sorted positions of
+  // each kind of element), instead of searching each candidate's subtree again (a page's outer
+  // blocks hold everything, and a large page's elements are mostly table cells and text).
+  const all: Element[] = document.body ? [...document.body.querySelectorAll('*')] : [];
+  const position = new Map<Element, number>();
+  for (let i = 0; i < all.length; i++) position.set(all[i] as Element, i);
+  const subtreeSize = new Int32Array(all.length);
+  for (let i = all.length - 1; i >= 0; i--) {
+    const parent = (all[i] as Element).parentElement;
+    const p = parent ? position.get(parent) : undefined;
+    if (p !== undefined) subtreeSize[p] = (subtreeSize[p] ?? 0) + (subtreeSize[i] ?? 0) + 1;
+  }
+  const KINDS = [
+    'canvas',
+    'svg',
+    'tables',
+    'forms',
+    'inputs',
+    'passwords',
+    'emails',
+    'searches',
+    'buttons',
+    'images',
+    'links',
+    'headings',
+    'listItems',
+    'identified',
+  ] as const;
+  type Kind = (typeof KINDS)[number];
+  const at: Record<Kind, number[]> = Object.fromEntries(KINDS.map((k) => [k, []])) as unknown as Record<
+    Kind,
+    number[]
+  >;
+  const HEADING_TAGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
+  for (let i = 0; i < all.length; i++) {
+    const el = all[i] as Element;
+    const tag = el.localName;
+    const role = el.getAttribute('role');
+    if (el.hasAttribute('id') || el.hasAttribute('class')) at.identified.push(i);
+    if (tag === 'canvas') at.canvas.push(i);
+    else if (tag === 'svg') {
+      const r = rectOf(el);
+      if (r.width >= 80 && r.height >= 50) at.svg.push(i);
+    }
+    if (tag === 'table' || role === 'table' || role === 'grid') at.tables.push(i);
+    if (tag === 'form') at.forms.push(i);
+    if (tag === 'input') {
+      const type = (el.getAttribute('type') ?? '').toLowerCase();
+      if (type !== 'hidden' && type !== 'submit' && type !== 'button') at.inputs.push(i);
+      if (type === 'password') at.passwords.push(i);
+      const has = (attr: string) => (el.getAttribute(attr) ?? '').toLowerCase().includes('email');
+      if (
+        type === 'email' ||
+        el.getAttribute('autocomplete') === 'email' ||
+        has('name') ||
+        has('placeholder') ||
+        has('aria-label')
+      )
+        at.emails.push(i);
+      if (type === 'search' || role === 'search') at.searches.push(i);
+      if (type === 'submit' || role === 'button') at.buttons.push(i);
+    } else {
+      if (tag === 'textarea' || tag === 'select') at.inputs.push(i);
+      if (role === 'search' || tag === 'search') at.searches.push(i);
+      if (tag === 'button' || role === 'button') at.buttons.push(i);
+    }
+    if (tag === 'img' || tag === 'picture' || role === 'img') at.images.push(i);
+    if (tag === 'a' && el.hasAttribute('href')) at.links.push(i);
+    if (HEADING_TAGS.has(tag) || role === 'heading') at.headings.push(i);
+    if (tag === 'li') at.listItems.push(i);
+  }
+  /** The first index in a sorted list at or after `from`. */
+  const lowerBound = (list: number[], from: number) => {
+    let lo = 0;
+    let hi = list.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if ((list[mid] as number) < from) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  };
+  /** How many elements of a kind element `i` holds. */
+  const held = (kind: Kind, i: number) => {
+    const list = at[kind];
+    return lowerBound(list, i + 1 + (subtreeSize[i] ?? 0)) - lowerBound(list, i + 1);
+  };
+  // The identifiers of what an element holds (its descendants' ids and classes, a few dozen
+  // distinct ones from the first 400 identified ones): "the card with progress bars" is the card
+  // holding `.progress-bar`s.
+  // Each identified element's own identifiers, read once (every block around it asks).
+  const identsOfElement = new Map<number, string[]>();
+  const ownIdents = (j: number): string[] => {
+    let list = identsOfElement.get(j);
+    if (!list) {
+      const d = all[j] as Element;
       // classList, not className: an SVG icon's className is not a string.
-      for (const c of d.classList) if (seen.size < 48) seen.add(c);
+      list = d.id ? [d.id, ...d.classList] : [...d.classList];
+      identsOfElement.set(j, list);
+    }
+    return list;
+  };
+  const innerIdentsOf = (i: number): string => {
+    const seen = new Set<string>();
+    const list = at.identified;
+    const end = lowerBound(list, i + 1 + (subtreeSize[i] ?? 0));
+    const start = lowerBound(list, i + 1);
+    for (let j = start; j < end && j < start + 400 && seen.size < 48; j++) {
+      for (const c of ownIdents(list[j] as number)) if (seen.size < 48) seen.add(c);
     }
     return [...seen].join(' ');
   };
+  // The heading elements and fields inside each element (the first few of them).
+  const listsIn = (selector: string, cap: number) => {
+    const lists = new Map<Element, Element[]>();
+    for (const x of document.body?.querySelectorAll(selector) ?? []) {
+      for (let node = x.parentElement; node && node !== document.documentElement; node = node.parentElement) {
+        const list = lists.get(node) ?? [];
+        if (list.length >= cap) continue;
+        list.push(x);
+        lists.set(node, list);
+      }
+    }
+    return lists;
+  };
+  const headingsIn = listsIn(HEADING_SELECTOR, 17);
+  const fieldsIn = listsIn('input,textarea', 6);
 
   // The most children of one kind (same tag and first class) an element lays out: a grid, a list.
   const repeatsOf = (el: Element): number => {
     const counts = new Map<string, number>();
     let most = 0;
-    for (const child of el.children) {
+    for (let c = el.firstElementChild; c; c = c.nextElementSibling) {
+      const child = c;
       const key = `${child.tagName}.${child.classList[0] ?? ''}`;
       const n = (counts.get(key) ?? 0) + 1;
       counts.set(key, n);
@@ -303,19 +432,27 @@ export function collectCandidatesInPage(args: {
   const elements: Element[] = [];
   const candidates: ElementCandidate[] = [];
   const indexOf = new Map<Element, number>();
-  const all = document.body ? document.body.querySelectorAll('*') : [];
-  for (const el of all) {
+  for (let pos = 0; pos < all.length; pos++) {
+    const el = all[pos] as Element;
     if (candidates.length >= args.max) break;
     const tag = el.tagName.toLowerCase();
     if (SKIP.has(tag)) continue;
     const role = (el.getAttribute('role') ?? '').toLowerCase();
     if (role === 'presentation' || role === 'none') continue;
+    const owns = headingOwner.has(el);
+    const sized = tag === 'svg' || tag === 'img' || tag === 'ul' || tag === 'ol';
+    const identified =
+      (el.id !== '' || el.classList.length > 0 || el.hasAttribute('data-testid')) &&
+      tag !== 'a' &&
+      tag !== 'span' &&
+      !(el instanceof SVGElement);
+    // What can be a candidate whatever its size is decided before its box is read: most of a
+    // large page (table cells, plain text blocks) is not, and reading boxes is the listing's cost.
+    if (!STRUCTURAL.has(tag) && role === '' && !owns && !sized && !identified) continue;
     const box = boxOf(el);
     if (box.width < 24 || box.height < 16) continue;
-    const owns = headingOwner.has(el);
     const large = box.width >= 120 && box.height >= 60;
     const block = box.width >= 60 && box.height >= 16 && box.width * box.height >= 2000;
-    const identified = el.id !== '' || el.classList.length > 0 || el.hasAttribute('data-testid');
     const eligible =
       STRUCTURAL.has(tag) ||
       role !== '' ||
@@ -323,10 +460,10 @@ export function collectCandidatesInPage(args: {
       (tag === 'svg' && large) ||
       (tag === 'img' && large) ||
       ((tag === 'ul' || tag === 'ol') && large) ||
-      (identified && block && tag !== 'svg' && !(el instanceof SVGElement) && tag !== 'a' && tag !== 'span');
+      (identified && block);
     if (!eligible || !visible(el)) continue;
     const heading = headingOwner.get(el);
-    const inner = el.querySelectorAll(HEADING_SELECTOR);
+    const inner = headingsIn.get(el) ?? [];
     const innerTitles = titlesIn.get(el) ?? [];
     // A table's column headers are its headings: they say what it lists.
     const columnHeads =
@@ -339,7 +476,7 @@ export function collectCandidatesInPage(args: {
       .map((h) => clean(h.textContent))
       .join(' | ');
     // Placeholders and labels of a few fields say what a small form or search box is for.
-    const fields = el.querySelectorAll('input,textarea');
+    const fields = fieldsIn.get(el) ?? [];
     const hints =
       fields.length > 0 && fields.length <= 5
         ? [...fields]
@@ -356,7 +493,7 @@ export function collectCandidatesInPage(args: {
         break;
       }
     }
-    const count = (selector: string) => el.querySelectorAll(selector).length;
+    const count = (kind: Kind) => held(kind, pos);
     const index = candidates.length;
     indexOf.set(el, index);
     elements.push(el);
@@ -368,7 +505,7 @@ export function collectCandidatesInPage(args: {
       heading: heading ? clean(heading.textContent) : '',
       headingDrawn: heading ? !realSet.has(heading) : false,
       innerHeadings,
-      innerIdent: innerIdentsOf(el),
+      innerIdent: innerIdentsOf(pos),
       charts: chartsIn(el),
       ident: clean(
         [
@@ -382,23 +519,18 @@ export function collectCandidatesInPage(args: {
       textLength: fullText.length,
       contents: {
         canvas: count('canvas'),
-        svg: [...el.querySelectorAll('svg')].filter((s) => {
-          const r = s.getBoundingClientRect();
-          return r.width >= 80 && r.height >= 50;
-        }).length,
-        tables: count('table,[role="table"],[role="grid"]'),
-        forms: count('form'),
-        inputs: count('input:not([type="hidden"]):not([type="submit"]):not([type="button"]),textarea,select'),
-        passwords: count('input[type="password"]'),
-        emails: count(
-          'input[type="email"],input[autocomplete="email"],input[name*="email" i],input[placeholder*="email" i],input[aria-label*="email" i]',
-        ),
-        searches: count('input[type="search"],[role="search"],search'),
-        buttons: count('button,input[type="submit"],[role="button"]'),
-        images: count('img,picture,[role="img"]'),
-        links: count('a[href]'),
-        headings: inner.length,
-        listItems: count('li'),
+        svg: count('svg'),
+        tables: count('tables'),
+        forms: count('forms'),
+        inputs: count('inputs'),
+        passwords: count('passwords'),
+        emails: count('emails'),
+        searches: count('searches'),
+        buttons: count('buttons'),
+        images: count('images'),
+        links: count('links'),
+        headings: count('headings'),
+        listItems: count('listItems'),
         prices: Math.min(50, fullText.match(/[$€£¥]\s?\d/g)?.length ?? 0),
         repeats: repeatsOf(el),
       },

@@ -55,13 +55,21 @@ export interface ParsedQuery {
   wantsSection: boolean;
 }
 
+/**
+ * The joined phrases as one pattern (one pass over a text instead of one per phrase: every
+ * candidate's every field is tokenized), and each phrase anchored, to tell which one matched.
+ */
+const JOINED_ANY = new RegExp(JOINED_PHRASES.map(([p]) => `(?:${p.source})`).join('|'), 'g');
+const JOINED_EACH = JOINED_PHRASES.map(([p, joined]): [RegExp, string] => [new RegExp(`^(?:${p.source})$`), joined]);
+const joinPhrase = (match: string) => JOINED_EACH.find(([p]) => p.test(match))?.[1] ?? match;
+
 /** Lower-case, phrases joined, camelCase and kebab/snake identifiers split into words. */
 export function tokenize(text: string): string[] {
-  let s = text
+  const s = text
     .replace(/([a-z])([A-Z])/g, '$1 $2')
     .toLowerCase()
-    .replace(/(\p{L})['’]s\b/gu, '$1');
-  for (const [pattern, joined] of JOINED_PHRASES) s = s.replace(pattern, joined);
+    .replace(/(\p{L})['’]s\b/gu, '$1')
+    .replace(JOINED_ANY, joinPhrase);
   return s.split(/[^\p{L}\p{N}]+/u).filter((w) => w.length > 0);
 }
 
@@ -226,18 +234,26 @@ interface StemmedCandidate {
   innerIdent: Set<string>;
 }
 
-function stems(text: string): Set<string> {
-  return new Set(tokenize(text).map(stem));
+function stems(text: string, seen?: Map<string, Set<string>>): Set<string> {
+  const known = seen?.get(text);
+  if (known) return known;
+  const found = new Set(tokenize(text).map(stem));
+  seen?.set(text, found);
+  return found;
 }
 
-function stemmedFields(c: ElementCandidate): StemmedCandidate {
+/**
+ * The stems of a candidate's fields. `seen` shares them between candidates with the same text (a
+ * page repeats its cards' classes and texts); the sets are only read.
+ */
+function stemmedFields(c: ElementCandidate, seen?: Map<string, Set<string>>): StemmedCandidate {
   return {
-    name: stems(c.name),
-    heading: stems(c.heading),
-    ident: stems(c.ident),
-    innerHeadings: stems(c.innerHeadings),
-    text: stems(c.text),
-    innerIdent: stems(c.innerIdent),
+    name: stems(c.name, seen),
+    heading: stems(c.heading, seen),
+    ident: stems(c.ident, seen),
+    innerHeadings: stems(c.innerHeadings, seen),
+    text: stems(c.text, seen),
+    innerIdent: stems(c.innerIdent, seen),
   };
 }
 
@@ -375,7 +391,8 @@ export function scoreCandidates(
     list.push(c);
     children.set(c.parent, list);
   }
-  const fields = new Map(candidates.map((c) => [c.index, stemmedFields(c)]));
+  const seenTexts = new Map<string, Set<string>>();
+  const fields = new Map(candidates.map((c) => [c.index, stemmedFields(c, seenTexts)]));
   const scoreTerms = (list: readonly QueryTerm[]) => {
     const matrix = new Map<number, TermEvidence[]>();
     for (const c of candidates) {
