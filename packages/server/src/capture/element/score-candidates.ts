@@ -60,7 +60,10 @@ export interface ParsedQuery {
  * candidate's every field is tokenized), and each phrase anchored, to tell which one matched.
  */
 const JOINED_ANY = new RegExp(JOINED_PHRASES.map(([p]) => `(?:${p.source})`).join('|'), 'g');
-const JOINED_EACH = JOINED_PHRASES.map(([p, joined]): [RegExp, string] => [new RegExp(`^(?:${p.source})$`), joined]);
+const JOINED_EACH = JOINED_PHRASES.map(([p, joined]): [RegExp, string] => [
+  new RegExp(`^(?:${p.source})$`),
+  joined,
+]);
 const joinPhrase = (match: string) => JOINED_EACH.find(([p]) => p.test(match))?.[1] ?? match;
 
 /** Lower-case, phrases joined, camelCase and kebab/snake identifiers split into words. */
