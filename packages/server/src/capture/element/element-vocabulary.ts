@@ -44,7 +44,7 @@ export const ELEMENT_CONCEPTS: ElementConcept[] = [
   },
   {
     id: 'navigation',
-    words: ['navigation', 'nav', 'navbar', 'menu', 'menubar', 'breadcrumb', 'sidenav', 'links'],
+    words: ['navigation', 'nav', 'navbar', 'menu', 'menubar', 'sidenav', 'links'],
     roles: ['navigation', 'menubar', 'menu'],
     tags: ['nav'],
     // Mostly links: a menu.
@@ -52,8 +52,13 @@ export const ELEMENT_CONCEPTS: ElementConcept[] = [
       c.contents.links >= 3 && c.textLength / c.contents.links < 30 && c.contents.inputs === 0 ? 0.5 : 0,
   },
   {
+    // A kind of navigation, not every navigation: it is found by its own words (a class, a label).
+    id: 'breadcrumb',
+    words: ['breadcrumb', 'breadcrumbs', 'crumbs', 'trail'],
+  },
+  {
     id: 'topbar',
-    words: ['topbar', 'toolbar', 'appbar', 'menubar'],
+    words: ['topbar', 'toolbar', 'appbar', 'menubar', 'headerbar'],
     // A bar across the top: wide, short, at the very top of the page.
     structure: (c, l) =>
       c.box.y < 120 && c.box.width >= l.viewportWidth * 0.5 && c.box.height <= 160 && c.box.height >= 32
@@ -62,7 +67,7 @@ export const ELEMENT_CONCEPTS: ElementConcept[] = [
   },
   {
     id: 'header',
-    words: ['header', 'masthead'],
+    words: ['header', 'masthead', 'headerbar'],
     roles: ['banner'],
     tags: ['header'],
   },
@@ -239,7 +244,7 @@ export const ELEMENT_CONCEPTS: ElementConcept[] = [
   },
   {
     id: 'gallery-work',
-    words: ['portfolio', 'projects', 'work', 'works', 'showcase', 'samples', 'gallery'],
+    words: ['portfolio', 'projects', 'work', 'works', 'showcase', 'samples', 'gallery', 'previews'],
     structure: (c) => (c.contents.images >= 3 ? 0.45 : 0),
   },
   {
@@ -263,7 +268,7 @@ export const ELEMENT_CONCEPTS: ElementConcept[] = [
   },
   {
     id: 'skills',
-    words: ['skills', 'skill', 'tools', 'technologies', 'stack', 'expertise'],
+    words: ['skills', 'skill', 'tools', 'technologies', 'tech', 'stack', 'expertise'],
   },
   {
     id: 'interests',
@@ -297,17 +302,21 @@ export const ELEMENT_CONCEPTS: ElementConcept[] = [
   },
   {
     id: 'progress',
-    words: ['progress', 'progressbar', 'completion'],
+    words: ['progress', 'progressbar', 'progressbars', 'completion'],
     roles: ['progressbar'],
   },
   {
     id: 'social',
     words: ['social', 'twitter', 'facebook', 'linkedin', 'github', 'instagram'],
-    structure: (c) =>
-      /(twitter|facebook|linkedin|github|instagram|youtube|dribbble|mastodon)/i.test(c.innerIdent) &&
-      c.contents.links >= 2
-        ? 0.7
-        : 0,
+    // Links to social sites, or blocks branded as them (a "Facebook" card, a Twitter-blue tile).
+    structure: (c) => {
+      const brands =
+        `${c.ident} ${c.innerIdent}`.match(
+          /(twitter|facebook|linkedin|github|instagram|youtube|dribbble|mastodon|google-plus|pinterest)/gi,
+        ) ?? [];
+      if (brands.length === 0) return 0;
+      return c.contents.links >= 2 ? 0.7 : new Set(brands.map((b) => b.toLowerCase())).size >= 2 ? 0.6 : 0.45;
+    },
   },
   {
     id: 'grid',
@@ -384,6 +393,10 @@ export const ELEMENT_CONCEPTS: ElementConcept[] = [
       )
         ? 0.5
         : 0,
+  },
+  {
+    id: 'tasks',
+    words: ['todo', 'todos', 'tasks', 'task', 'checklist', 'chores'],
   },
   {
     id: 'comments',
@@ -600,6 +613,86 @@ export const ORDINALS = new Map<string, number>([
   ['final', -1],
 ]);
 
+/**
+ * Words for an element's size among others like it ("the big chart", "the small cards"): they
+ * decide between equally good matches.
+ */
+export const SIZE_WORDS = new Map<string, 'large' | 'small'>([
+  ['big', 'large'],
+  ['bigger', 'large'],
+  ['biggest', 'large'],
+  ['large', 'large'],
+  ['larger', 'large'],
+  ['largest', 'large'],
+  ['huge', 'large'],
+  ['main', 'large'],
+  ['small', 'small'],
+  ['smaller', 'small'],
+  ['smallest', 'small'],
+  ['little', 'small'],
+  ['tiny', 'small'],
+  ['mini', 'small'],
+]);
+
+/**
+ * Nouns for a container of several things: the head noun of "the categories list" asks for the
+ * whole list, not one item of it.
+ */
+export const CONTAINER_NOUNS = new Set([
+  'list',
+  'lists',
+  'grid',
+  'table',
+  'row',
+  'strip',
+  'feed',
+  'set',
+  'group',
+  'collection',
+  'carousel',
+  'slider',
+  'gallery',
+  'timeline',
+  'menu',
+  'navigation',
+  'nav',
+  'navbar',
+  'sidebar',
+  'toolbar',
+  'topbar',
+  'legend',
+  'stack',
+]);
+
+/** Colour words and the colours they name, as hue ranges (degrees) or lightness. */
+export const COLOUR_WORDS = new Map<string, { hues?: [number, number][]; dark?: boolean; light?: boolean }>([
+  [
+    'red',
+    {
+      hues: [
+        [345, 360],
+        [0, 12],
+      ],
+    },
+  ],
+  ['orange', { hues: [[12, 40]] }],
+  ['yellow', { hues: [[40, 65]] }],
+  ['amber', { hues: [[35, 50]] }],
+  ['green', { hues: [[75, 165]] }],
+  ['teal', { hues: [[165, 190]] }],
+  ['cyan', { hues: [[175, 200]] }],
+  ['blue', { hues: [[195, 250]] }],
+  ['indigo', { hues: [[230, 260]] }],
+  ['purple', { hues: [[255, 300]] }],
+  ['violet', { hues: [[255, 290]] }],
+  ['pink', { hues: [[300, 350]] }],
+  ['magenta', { hues: [[290, 330]] }],
+  ['black', { dark: true }],
+  ['dark', { dark: true }],
+  ['white', { light: true }],
+  ['light', { light: true }],
+]);
+
 /** Words for where on the page an element is. */
 export const POSITIONS = new Set(['left', 'right', 'top', 'bottom', 'upper', 'lower']);
 
@@ -651,10 +744,13 @@ export const JOINED_PHRASES: [RegExp, string][] = [
   [/\bside[\s-]+bar\b/g, 'sidebar'],
   [/\bdata[\s-]+table\b/g, 'datagrid'],
   [/\btop[\s-]+bar\b/g, 'topbar'],
+  [/\bheader[\s-]+bar\b/g, 'headerbar'],
+  [/\bto[\s-]+dos?\b/g, 'todo'],
   [/\bmenu[\s-]+bar\b/g, 'menubar'],
   [/\btool[\s-]+bar\b/g, 'toolbar'],
   [/\bstatus[\s-]+bar\b/g, 'statusbar'],
-  [/\bprogress[\s-]+bars?\b/g, 'progressbar'],
+  [/\bprogress[\s-]+bars\b/g, 'progressbars'],
+  [/\bprogress[\s-]+bar\b/g, 'progressbar'],
   [/\bside[\s-]+nav\b/g, 'sidenav'],
   [/\bfoot[\s-]+er\b/g, 'footer'],
 ];

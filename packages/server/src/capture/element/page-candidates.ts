@@ -91,6 +91,19 @@ export function collectCandidatesInPage(args: {
     return true;
   };
 
+  // The colour a block shows (its own background, or the first colour of its gradient), as
+  // "r g b", or "" when it has none: "the yellow card", "the dark panel".
+  const colourOf = (el: Element): string => {
+    const style = getComputedStyle(el);
+    const rgb = (s: string) => {
+      const m = /rgba?\((\d+),\s*(\d+),\s*(\d+)(?:,\s*([\d.]+))?\)/.exec(s);
+      if (!m || (m[4] !== undefined && Number(m[4]) < 0.5)) return '';
+      return `${m[1]} ${m[2]} ${m[3]}`;
+    };
+    const own = rgb(style.backgroundColor);
+    if (own) return own;
+    return style.backgroundImage.includes('gradient') ? rgb(style.backgroundImage) : '';
+  };
   const surfaceOf = (el: Element): boolean => {
     const style = getComputedStyle(el);
     const bg = style.backgroundColor;
@@ -103,7 +116,13 @@ export function collectCandidatesInPage(args: {
   // bold or title-classed block of text: a card header, a plan's name, a stat's label). Their
   // rank is their rendered size (a small bold h4 under a 16 px h6 is lower), not the tag.
   const TITLE_CLASS = /(^|[-_\s])(title|heading|header|caption|subheading|name|label)([-_\s]|$)/i;
-  const NOT_TITLE = 'a,button,label,th,td,option,select,textarea,input,li,nav,summary';
+  const NOT_TITLE = 'button,label,th,td,option,select,textarea,input,li,nav,summary';
+  // A link the size of a card (a tile of a grid that links somewhere) is a component, and the
+  // titles in it are titles; an ordinary link's text is not.
+  const cardLink = (a: Element) => {
+    const r = rectOf(a);
+    return r.width >= 120 && r.height >= 60;
+  };
   const rankOf = (el: Element) => {
     const style = getComputedStyle(el);
     const size = Number.parseFloat(style.fontSize) || 16;
@@ -121,6 +140,8 @@ export function collectCandidatesInPage(args: {
     if (text.length < 2 || text.length > 60 || !/\p{L}{2}/u.test(text) || text.split(' ').length > 8)
       return false;
     if (el.closest(NOT_TITLE) || el.closest(HEADING_SELECTOR) || !visible(el)) return false;
+    const link = el.closest('a');
+    if (link && !cardLink(link)) return false;
     const style = getComputedStyle(el);
     const display = style.display;
     if (display.startsWith('inline') || display === 'contents' || display === 'none') return false;
@@ -177,9 +198,18 @@ export function collectCandidatesInPage(args: {
     const r = rank.get(h) ?? 0;
     const chain: Element[] = [];
     let node = h.parentElement;
+    const top = rectOf(h).top;
     while (node && node !== document.body && node !== document.documentElement) {
       const others = (ranksIn.get(node) ?? []).filter((x) => x >= r - 0.5).length;
       if (others > 1) break;
+      // A heading titles what it opens, not a block it ends: "Need help?" at the foot of a
+      // sidebar, under its menu, titles the help box there, not the sidebar (a photo above a
+      // name still leaves the name the title of its card).
+      const box = rectOf(node);
+      if (top - box.top > 160 && top - box.top > box.height * 0.65) {
+        const before = (node.textContent ?? '').indexOf(h.textContent ?? '');
+        if (before > 80) break;
+      }
       chain.push(node);
       node = node.parentElement;
     }
@@ -204,6 +234,19 @@ export function collectCandidatesInPage(args: {
     const held = headingOwner.get(owner);
     if (!held || (!realSet.has(held) && realSet.has(h))) headingOwner.set(owner, h);
   }
+
+  // The short label right above a heading (an "eyebrow": "MODERN STACK" over "Built on what you
+  // already use") says what the section is as much as the heading does: it is read with it.
+  const headingText = (h: Element): string => {
+    const own = clean(h.textContent);
+    const before = h.previousElementSibling;
+    if (!before || rank.has(before) || before.children.length > 1) return own;
+    const label = clean(before.textContent);
+    if (label.length < 2 || label.length > 40 || !/\p{L}{2}/u.test(label)) return own;
+    const a = rectOf(before);
+    const b = rectOf(h);
+    return a.height > 0 && a.bottom <= b.top + 2 && b.top - a.bottom <= 40 ? `${label} ${own}` : own;
+  };
 
   // Drawn titles inside each ancestor (a few), so a container knows the titles it holds.
   const titlesIn = new Map<Element, Element[]>();
@@ -427,6 +470,8 @@ export function collectCandidatesInPage(args: {
     if (tag === 'fieldset') return clean(el.querySelector('legend')?.textContent);
     return clean(el.getAttribute('title'));
   };
+  const root = document.documentElement;
+  const pageWidth = Math.max(root.scrollWidth, document.body?.scrollWidth ?? 0, window.innerWidth);
   const viewportWidth = window.innerWidth;
   const viewportHeight = window.innerHeight;
   const elements: Element[] = [];
@@ -448,9 +493,11 @@ export function collectCandidatesInPage(args: {
       !(el instanceof SVGElement);
     // What can be a candidate whatever its size is decided before its box is read: most of a
     // large page (table cells, plain text blocks) is not, and reading boxes is the listing's cost.
-    if (!STRUCTURAL.has(tag) && role === '' && !owns && !sized && !identified) continue;
+    if (!STRUCTURAL.has(tag) && role === '' && !owns && !sized && !identified && tag !== 'a') continue;
     const box = boxOf(el);
     if (box.width < 24 || box.height < 16) continue;
+    // Off the page (a settings drawer parked beyond the right edge): not what anyone sees.
+    if (box.x >= pageWidth || box.x + box.width <= 0 || box.y + box.height <= 0) continue;
     const large = box.width >= 120 && box.height >= 60;
     const block = box.width >= 60 && box.height >= 16 && box.width * box.height >= 2000;
     const eligible =
@@ -460,7 +507,8 @@ export function collectCandidatesInPage(args: {
       (tag === 'svg' && large) ||
       (tag === 'img' && large) ||
       ((tag === 'ul' || tag === 'ol') && large) ||
-      (identified && block);
+      (identified && block) ||
+      (tag === 'a' && large && surfaceOf(el));
     if (!eligible || !visible(el)) continue;
     const heading = headingOwner.get(el);
     const inner = headingsIn.get(el) ?? [];
@@ -502,7 +550,7 @@ export function collectCandidatesInPage(args: {
       tag,
       role: role || IMPLICIT_ROLES[tag] || '',
       name: nameOf(el),
-      heading: heading ? clean(heading.textContent) : '',
+      heading: heading ? headingText(heading) : '',
       headingDrawn: heading ? !realSet.has(heading) : false,
       innerHeadings,
       innerIdent: innerIdentsOf(pos),
@@ -537,10 +585,10 @@ export function collectCandidatesInPage(args: {
       box,
       parent,
       surface: surfaceOf(el),
+      colour: colourOf(el),
     });
   }
   (window as unknown as Record<string, unknown>)[args.globalName] = elements;
-  const root = document.documentElement;
   const snapshot: CandidateSnapshot = {
     candidates,
     layout: {

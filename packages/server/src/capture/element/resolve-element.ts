@@ -113,6 +113,7 @@ const snapshotSchema = z.object({
         box: z.object({ x: num, y: num, width: num, height: num }),
         parent: z.number().int(),
         surface: z.boolean(),
+        colour: z.string().max(20),
       }),
     )
     .max(MAX_CANDIDATES),

@@ -45,6 +45,7 @@ function candidate(
     textLength: text.length,
     parent: -1,
     surface: false,
+    colour: '',
     box: { x: 0, y: 1000, width: 1000, height: 400 },
     ...fields,
     text,

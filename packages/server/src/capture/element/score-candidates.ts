@@ -3,6 +3,8 @@ import type { ElementCandidate, PageLayout } from './element-candidate.ts';
 import {
   CHART_KINDS,
   COLLECTIVE_WORDS,
+  COLOUR_WORDS,
+  CONTAINER_NOUNS,
   ELEMENT_CONCEPTS,
   type ElementConcept,
   FILLER_WORDS,
@@ -13,6 +15,7 @@ import {
   PRICE_ORDER,
   SECTION_WORDS,
   SET_NOUNS,
+  SIZE_WORDS,
 } from './element-vocabulary.ts';
 import {
   findGroup,
@@ -38,6 +41,8 @@ export interface QueryTerm {
   optional?: boolean;
   /** Said after "with" / "containing": something inside the element ("the card with X"). */
   content?: boolean;
+  /** A colour word ("the yellow card"): met by a block showing that colour. */
+  colour?: string;
 }
 
 /** A description taken apart: its words, and the ordinal, place and context it gives. */
@@ -53,6 +58,8 @@ export interface ParsedQuery {
   priceOrder?: 'min' | 'max';
   /** The description asks for a whole section ("the blog section"). */
   wantsSection: boolean;
+  /** "The big chart", "the small cards": size decides between equally good matches. */
+  size?: 'large' | 'small';
 }
 
 /**
@@ -153,6 +160,7 @@ export function parseDescription(query: string): ParsedQuery {
   }
   const wantsSection = main.some((w) => SECTION_WORDS.has(w));
   let priceOrder: 'min' | 'max' | undefined;
+  let size: 'large' | 'small' | undefined;
   const seen = new Set<string>();
   const terms: QueryTerm[] = [];
   const meaningful = main.filter((w) => !FILLER_WORDS.has(w));
@@ -174,6 +182,10 @@ export function parseDescription(query: string): ParsedQuery {
       positions.push(word);
       continue;
     }
+    if (SIZE_WORDS.has(word) && size === undefined && meaningful.some((w) => !SIZE_WORDS.has(w))) {
+      size = SIZE_WORDS.get(word);
+      continue;
+    }
     const chartKind = chartQuery && CHART_KINDS.has(word);
     // Filler is dropped, except a filler word that is all the description has ("the about
     // section") or a chart kind in a chart description ("the area chart").
@@ -184,6 +196,9 @@ export function parseDescription(query: string): ParsedQuery {
     seen.add(term.stem);
     if (OPTIONAL_WORDS.has(word)) term.optional = true;
     if (withAt > 0 && i > withAt) term.content = true;
+    // A colour word, unless it names a theme ("the dark mode switch").
+    if (COLOUR_WORDS.has(word) && !['mode', 'theme', 'themes'].includes(main[i + 1] ?? ''))
+      term.colour = word;
     terms.push(term);
   }
   // A description that is only place words ("the top") keeps them as words.
@@ -198,7 +213,27 @@ export function parseDescription(query: string): ParsedQuery {
     positions,
     context,
     wantsSection,
+    ...(size ? { size } : {}),
   };
+}
+
+/** Whether a colour ("r g b") is what a colour word names. */
+export function colourFits(word: string, rgb: string): boolean {
+  const want = COLOUR_WORDS.get(word);
+  const parts = rgb.split(' ').map(Number);
+  if (!want || parts.length !== 3 || parts.some((n) => !Number.isFinite(n))) return false;
+  const [r, g, b] = parts.map((n) => n / 255) as [number, number, number];
+  const max = Math.max(r, g, b);
+  const min = Math.min(r, g, b);
+  const light = (max + min) / 2;
+  if (want.dark) return light < 0.25;
+  if (want.light) return light > 0.9;
+  const d = max - min;
+  const sat = d === 0 ? 0 : d / (1 - Math.abs(2 * light - 1));
+  if (sat < 0.25 || light < 0.15 || light > 0.9) return false;
+  let hue = max === r ? ((g - b) / d) % 6 : max === g ? (b - r) / d + 2 : (r - g) / d + 4;
+  hue = (hue * 60 + 360) % 360;
+  return (want.hues ?? []).some(([lo, hi]) => hue >= lo && hue <= hi);
 }
 
 /** How strongly each kind of evidence says "this element is what the word means". */
@@ -298,7 +333,7 @@ function termScore(
   f: StemmedCandidate,
   layout: PageLayout,
   repeated: boolean,
-): { words: number; all: number; own: number } {
+): TermEvidence {
   const textWeight = c.textLength <= SHORT_TEXT ? FIELD_WEIGHTS.shortText : FIELD_WEIGHTS.longText;
   // A heading over almost nothing (a page title block) names the page, not the block.
   // (A small card showing a title and a figure is a whole thing, though.)
@@ -321,6 +356,7 @@ function termScore(
     FIELD_WEIGHTS.innerIdent * hit(f.innerIdent, term),
   ];
   const structure: number[] = [];
+  if (term.colour && c.colour !== '' && colourFits(term.colour, c.colour)) structure.push(0.9);
   if (term.chartKind) {
     // What the chart draws decides between two charts; a chart of another kind is not it.
     if (c.charts.includes(term.chartKind)) structure.push(1);
@@ -332,7 +368,13 @@ function termScore(
     if (concept.structure) structure.push(concept.structure(c, layout));
   }
   const w = noisyOr(words);
-  return { words: w, all: noisyOr([w, ...structure]), own: Math.max(words[0] ?? 0, words[1] ?? 0) };
+  return {
+    words: w,
+    all: noisyOr([w, ...structure]),
+    own: Math.max(words[0] ?? 0, words[1] ?? 0),
+    text: c.textLength <= SHORT_TEXT ? hit(f.text, term) : 0,
+    ident: hit(f.ident, term),
+  };
 }
 
 export interface ScoredCandidate {
@@ -360,7 +402,12 @@ const INHERITED = 0.5;
 /** How much less a group of items counts per level between it and the container holding it. */
 const GROUP_DEPTH_FACTOR = 0.9;
 
-type TermEvidence = { words: number; all: number; own: number };
+/**
+ * One word's evidence for one candidate: its words' (`words`), with its structure and kind
+ * (`all`), its own name or heading (`own`), and whether its short text (`text`) or its
+ * identifiers (`ident`) say the word (0..1).
+ */
+type TermEvidence = { words: number; all: number; own: number; text: number; ident: number };
 
 /**
  * Scores every candidate against the description and returns them best first. Per word, the best
@@ -428,7 +475,7 @@ export function scoreCandidates(
   let specific = 0;
   let specificMatched = 0;
   terms.forEach((t, ti) => {
-    if (t.concepts.length > 0 || t.chartKind) return;
+    if (t.concepts.length > 0 || t.chartKind || t.colour) return;
     specific++;
     if (matchedAnywhere(ti)) specificMatched++;
   });
@@ -515,9 +562,32 @@ export function scoreCandidates(
   const headPlural = !counting && terms.filter((t) => !t.content).at(-1)?.plural === true;
   const head = terms.filter((t) => !t.content).at(-1);
   const headSingular =
-    head && !head.plural && !counting && terms.length > 1 && head.concepts.length > 0
+    head &&
+    !head.plural &&
+    !counting &&
+    terms.length > 1 &&
+    head.concepts.length > 0 &&
+    !CONTAINER_NOUNS.has(head.word)
       ? terms.indexOf(head)
       : -1;
+  // A card's header strip (its first child, across its top) is part of the card: what the strip
+  // says (a class, a title, a brand) the card says too, and the strip alone is a fragment unless
+  // the description asks for a header.
+  const stripOf = new Map<number, ElementCandidate>();
+  for (const c of candidates) {
+    const first = children.get(c.index)?.[0];
+    if (
+      first &&
+      c.surface &&
+      (children.get(c.index)?.length ?? 0) >= 2 &&
+      first.box.y - c.box.y <= 4 &&
+      first.box.width >= c.box.width * 0.9 &&
+      first.box.height <= c.box.height * 0.6
+    )
+      stripOf.set(c.index, first);
+  }
+  const strips = new Set([...stripOf.values()].map((x) => x.index));
+  const asksForStrip = terms.some((t) => /^(header|heading|title|strip|top|headerbar)$/.test(t.word));
   const kinds = terms.filter((t) => t.chartKind).map((t) => t.chartKind as string);
   const scored: ScoredCandidate[] = [];
   for (const c of candidates) {
@@ -531,15 +601,24 @@ export function scoreCandidates(
     let sum = 0;
     let weights = 0;
     let best = 0;
+    const strip = stripOf.get(c.index);
+    const stripRow = strip ? matrix.get(strip.index) : undefined;
+    // Several of the description's words together in one short text ("visits" and "bounce rate"
+    // in one summary row) say more than each alone.
+    const together = row.filter((e) => e.text >= PREFIX_FACTOR).length;
     terms.forEach((term, ti) => {
       let t = Math.max(row[ti]?.all ?? 0, inherited(c, ti));
+      if (stripRow) t = Math.max(t, (stripRow[ti]?.words ?? 0) * 0.9);
+      if (together >= 2 && (row[ti]?.text ?? 0) >= PREFIX_FACTOR)
+        t = Math.max(t, Math.min(0.75, 0.45 + 0.15 * (together - 1)));
       if ((term.plural || headPlural) && !counting) {
         const own = c.heading.toLowerCase().includes(term.word) || c.name.toLowerCase().includes(term.word);
         t = Math.max(t * (member && !own && term.plural ? 0.75 : 1), groupEvidence(c, ti));
       }
       if (term.content) t = Math.max(t, anyInside(c, ti));
       // Words outside the common vocabulary (a name, a topic) tell elements apart best.
-      const weight = (term.content ? 0.6 : 1) * (term.concepts.length === 0 && !term.chartKind ? 1.5 : 1);
+      const weight =
+        (term.content ? 0.6 : 1) * (term.concepts.length === 0 && !term.chartKind && !term.colour ? 1.5 : 1);
       sum += t * weight;
       weights += weight;
       best = Math.max(best, t);
@@ -551,7 +630,7 @@ export function scoreCandidates(
     if (kinds.length > 0 && c.charts.length > 0 && !kinds.some((k) => c.charts.includes(k))) score *= 0.6;
     const area = c.box.width * c.box.height;
     if (area > pageArea * 0.85 || c.tag === 'main' || c.tag === 'body') score *= 0.6;
-    if (!isComponent(c)) score *= 0.85;
+    if (!isComponent(c) || (strips.has(c.index) && !asksForStrip)) score *= 0.85;
     if (headPlural && member) score *= 0.85;
     // A singular noun ("the quote", "the plan") asks for one item, not the block holding several.
     if (headSingular >= 0 && groupEvidence(c, headSingular, true) >= 0.5) score *= 0.85;
@@ -563,14 +642,16 @@ export function scoreCandidates(
     if (score > 0) scored.push({ candidate: c, score });
   }
   // Equal evidence: the element that owns a heading (a real one before a drawn title), then the
-  // smaller (tighter) one.
+  // smaller (tighter) one; "the big ..." takes the larger one.
   const owns = (c: ElementCandidate) => (c.heading === '' ? 0 : c.headingDrawn ? 1 : 2);
+  const areaOf = (c: ElementCandidate) => c.box.width * c.box.height;
   scored.sort((a, b) => {
     if (Math.abs(b.score - a.score) > 1e-6) return b.score - a.score;
+    if (parsed.size === 'large') return areaOf(b.candidate) - areaOf(a.candidate);
     const ownA = owns(a.candidate);
     const ownB = owns(b.candidate);
     if (ownA !== ownB) return ownB - ownA;
-    return a.candidate.box.width * a.candidate.box.height - b.candidate.box.width * b.candidate.box.height;
+    return areaOf(a.candidate) - areaOf(b.candidate);
   });
   if (counting) return pickItem(scored, parsed, children, byIndex, layout.documentWidth, likeMemo);
   return scored;
@@ -605,10 +686,28 @@ function pickItem(
   const top = scored[0];
   if (!top) return scored;
   const ordinal = parsed.ordinal ?? 1;
+  const scoreOf = new Map(scored.map((x) => [x.candidate.index, x.score]));
+  // The group counted in is the one whose items best fit the words (the cards of "the second
+  // card", not the author lines inside them): of the groups the best candidates belong to or
+  // hold, the one with the highest mean score of its items, whole components first.
+  const options: { s: ScoredCandidate; group: ElementCandidate[]; fit: number }[] = [];
   for (const s of scored.slice(0, 8)) {
     if (s.score < top.score * 0.75) break;
     const group = findGroup(s.candidate, children, byIndex, pageWidth, likeMemo);
     if (group.length < 2 || group.length < ordinal) continue;
+    // An item's score: its own, or that of what fills it (a grid column and its card).
+    const itemScore = (g: ElementCandidate) => {
+      let best = scoreOf.get(g.index) ?? 0;
+      for (let x = children.get(g.index); x?.length === 1 && x[0]; x = children.get(x[0].index))
+        best = Math.max(best, scoreOf.get(x[0].index) ?? 0);
+      return best;
+    };
+    const mean = group.reduce((sum, g) => sum + itemScore(g), 0) / group.length;
+    const whole = group.every(isComponent);
+    options.push({ s, group, fit: mean * (whole ? 1 : 0.9) });
+  }
+  options.sort((a, b) => b.fit - a.fit);
+  for (const { s, group } of options) {
     let item: ElementCandidate | undefined;
     if (parsed.priceOrder) {
       const priced = group.map((g) => ({ g, p: priceOf(g) })).filter((x) => x.p !== null);
