@@ -338,13 +338,20 @@ export const ELEMENT_CONCEPTS: ElementConcept[] = [
     words: ['search', 'find', 'lookup', 'searchbar', 'searchbox'],
     roles: ['search', 'searchbox'],
     tags: ['search'],
-    // A search field's own wrapper is the search; a larger block around it only holds one.
+    // A search field's own wrapper is the search; a larger block around it only holds one. A lone
+    // plain text field in the bar at the top of a page is its search box, by convention.
     structure: (c) =>
       c.contents.searches > 0 && c.contents.inputs <= 2
         ? c.contents.links + c.contents.headings + c.contents.buttons <= 1
           ? 0.8
           : 0.45
-        : 0,
+        : c.contents.inputs === 1 &&
+            c.contents.passwords + c.contents.emails === 0 &&
+            c.box.y < 120 &&
+            c.box.height <= 80 &&
+            c.contents.links + c.contents.headings + c.contents.buttons <= 1
+          ? 0.55
+          : 0,
   },
   {
     id: 'image',
@@ -392,6 +399,21 @@ export const ELEMENT_CONCEPTS: ElementConcept[] = [
         c.text,
       )
         ? 0.5
+        : 0,
+  },
+  {
+    // A control that switches between two or three states or views (monthly / annual, light /
+    // dark, a row of tabs): a short block of two to four buttons and little text.
+    id: 'toggle',
+    words: ['switch', 'toggle', 'switcher', 'tabs', 'segmented'],
+    roles: ['switch', 'tablist'],
+    structure: (c) =>
+      c.contents.buttons >= 2 &&
+      c.contents.buttons <= 4 &&
+      c.contents.inputs === 0 &&
+      c.box.height <= 60 &&
+      c.textLength <= 40
+        ? 0.6
         : 0,
   },
   {
@@ -489,6 +511,11 @@ export const FILLER_WORDS = new Set([
   'me',
   'capture',
   'screenshot',
+  // Nouns for "one of them", which say nothing of which ("the enterprise option").
+  'option',
+  'options',
+  'choice',
+  'variant',
   'of',
   'just',
   'only',

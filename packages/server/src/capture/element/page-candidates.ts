@@ -202,13 +202,15 @@ export function collectCandidatesInPage(args: {
     while (node && node !== document.body && node !== document.documentElement) {
       const others = (ranksIn.get(node) ?? []).filter((x) => x >= r - 0.5).length;
       if (others > 1) break;
-      // A heading titles what it opens, not a block it ends: "Need help?" at the foot of a
-      // sidebar, under its menu, titles the help box there, not the sidebar (a photo above a
-      // name still leaves the name the title of its card).
+      // A heading low in a block that also holds a menu titles the part it opens, not the block:
+      // "Need help?" at the foot of a sidebar, under its links, titles the help box there (a
+      // photo or a quotation above a name still leaves the name the title of its card).
       const box = rectOf(node);
       if (top - box.top > 160 && top - box.top > box.height * 0.65) {
-        const before = (node.textContent ?? '').indexOf(h.textContent ?? '');
-        if (before > 80) break;
+        const inner = chain[chain.length - 1];
+        const links =
+          node.querySelectorAll('a[href]').length - (inner?.querySelectorAll('a[href]').length ?? 0);
+        if (links >= 4) break;
       }
       chain.push(node);
       node = node.parentElement;

@@ -345,8 +345,13 @@ function termScore(
     c.contents.buttons + c.contents.inputs + c.contents.canvas + c.contents.svg + c.contents.tables === 0 &&
     c.contents.images === 0 &&
     c.contents.headings <= 1;
+  // An image's alternative text says what it shows, not which part of the page it is ("the
+  // sidebar" is not the illustration whose alt is "sidebar_illustration").
+  const pictureName =
+    (c.tag === 'img' || c.tag === 'svg' || c.tag === 'picture') &&
+    !term.concepts.some((x) => x.id === 'image' || x.id === 'icons' || x.id === 'logos');
   const words = [
-    FIELD_WEIGHTS.name * hit(f.name, term),
+    (pictureName ? 0.5 : FIELD_WEIGHTS.name) * hit(f.name, term),
     (titleOnly ? 0.6 : f.heading.size > 4 ? SENTENCE_HEADING : FIELD_WEIGHTS.heading) *
       (c.headingDrawn ? DRAWN_HEADING : 1) *
       hit(f.heading, term),
