@@ -142,6 +142,9 @@ export function collectCandidatesInPage(args: {
     if (el.closest(NOT_TITLE) || el.closest(HEADING_SELECTOR) || !visible(el)) return false;
     const link = el.closest('a');
     if (link && !cardLink(link)) return false;
+    // Initials in an avatar, a badge's count: a few letters in a small box are not a title.
+    const r = rectOf(el);
+    if (text.length <= 3 && r.width < 48 && r.height < 48) return false;
     const style = getComputedStyle(el);
     const display = style.display;
     if (display.startsWith('inline') || display === 'contents' || display === 'none') return false;
