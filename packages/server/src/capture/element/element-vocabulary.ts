@@ -43,6 +43,23 @@ export const ELEMENT_CONCEPTS: ElementConcept[] = [
         : 0,
   },
   {
+    // A band across the page (a callout, a quote or a call to action on its own background),
+    // anywhere down the page: what "banner" means when it is not the hero.
+    id: 'band',
+    words: ['banner', 'band', 'callout', 'strip', 'stripe'],
+    structure: (c, l) =>
+      c.surface &&
+      c.box.width >= l.viewportWidth * 0.9 &&
+      c.box.height >= 80 &&
+      c.box.height <= 600 &&
+      c.tag !== 'nav' &&
+      c.tag !== 'header' &&
+      c.tag !== 'footer' &&
+      c.role !== 'navigation'
+        ? 0.6
+        : 0,
+  },
+  {
     id: 'navigation',
     words: ['navigation', 'nav', 'navbar', 'menu', 'menubar', 'sidenav', 'links'],
     roles: ['navigation', 'menubar', 'menu'],
@@ -358,7 +375,8 @@ export const ELEMENT_CONCEPTS: ElementConcept[] = [
     words: ['image', 'picture', 'photo', 'illustration', 'illustrations', 'screenshot', 'figure', 'mockup'],
     roles: ['img', 'figure'],
     tags: ['img', 'figure'],
-    structure: (c) => (c.contents.images > 0 ? 0.5 : 0),
+    // A block around one picture is that picture (a figure); a block of several is a gallery.
+    structure: (c) => (c.contents.images === 1 ? 0.5 : c.contents.images > 1 ? 0.25 : 0),
   },
   {
     id: 'gallery',
@@ -575,6 +593,9 @@ export const OPTIONAL_WORDS = new Set([
   'different',
   'various',
   'other',
+  'details',
+  'info',
+  'information',
 ]);
 
 /** Nouns for a set of things, singular in form: like a plural, they name a group ("the pricing"). */

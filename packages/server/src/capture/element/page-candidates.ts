@@ -20,6 +20,8 @@ export function collectCandidatesInPage(args: {
   globalName: string;
   canvasKinds?: string[][];
   echartsKinds?: string[][];
+  canvasWords?: string[];
+  echartsWords?: string[];
 }): string {
   const IMPLICIT_ROLES: Record<string, string> = {
     header: 'banner',
@@ -267,16 +269,27 @@ export function collectCandidatesInPage(args: {
   // What each chart draws: canvases as the page's chart library reported them (collected in the
   // page's own world, passed in by document order), SVG charts by their library's classes.
   const chartKinds = new Map<Element, string[]>();
+  const chartWords = new Map<Element, string>();
   const canvases = document.querySelectorAll('canvas');
   canvases.forEach((c, i) => {
     const kinds = args.canvasKinds?.[i];
     if (kinds && kinds.length > 0) chartKinds.set(c, kinds);
+    const words = args.canvasWords?.[i];
+    if (typeof words === 'string' && words !== '') chartWords.set(c, words);
   });
   const boxKinds = document.querySelectorAll('[_echarts_instance_]');
   boxKinds.forEach((c, i) => {
     const kinds = args.echartsKinds?.[i];
     if (kinds && kinds.length > 0) chartKinds.set(c, kinds);
+    const words = args.echartsWords?.[i];
+    if (typeof words === 'string' && words !== '') chartWords.set(c, words);
   });
+  /** The words the charts in an element draw (their titles and datasets' names), as text. */
+  const chartWordsIn = (el: Element): string => {
+    let out = '';
+    for (const [chart, words] of chartWords) if (el === chart || el.contains(chart)) out += ` ${words}`;
+    return out.slice(0, 400);
+  };
   const SVG_SERIES: [string, string][] = [
     ['apexcharts-area-series', 'area'],
     ['apexcharts-line-series', 'line'],
@@ -537,7 +550,8 @@ export function collectCandidatesInPage(args: {
             .join(' ')
         : '';
     // biome-ignore lint/performance/useDomNodeTextContent: the rendered text (no script or style contents, no hidden parts) is what a description refers to
-    const fullText = clean(`${(el as HTMLElement).innerText ?? el.textContent} ${hints}`);
+    const drawn = chartWords.size > 0 ? chartWordsIn(el) : '';
+    const fullText = clean(`${(el as HTMLElement).innerText ?? el.textContent} ${hints}${drawn}`);
     let parent = -1;
     for (let up = el.parentElement; up; up = up.parentElement) {
       const found = indexOf.get(up);

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { z } from 'zod';
 import { AppError } from '../../errors/app-error.ts';
-import { chartKinds } from './chart-kinds.ts';
+import { type ChartsInPage, chartKinds } from './chart-kinds.ts';
 import type {
   CandidateContents,
   CandidateSnapshot,
@@ -273,7 +273,7 @@ async function resolveWith(
   scripts: PageScripts,
   query: string,
   options: ResolveElementOptions,
-  kinds: { canvas: string[][]; echarts: string[][] },
+  kinds: ChartsInPage,
 ): Promise<ElementResolution> {
   const threshold = options.threshold ?? ELEMENT_CONFIDENCE_THRESHOLD;
   const raw = await scripts.run(collectCandidatesInPage, {
@@ -281,6 +281,8 @@ async function resolveWith(
     globalName: CANDIDATES_GLOBAL,
     canvasKinds: kinds.canvas,
     echartsKinds: kinds.echarts,
+    canvasWords: kinds.canvasWords,
+    echartsWords: kinds.echartsWords,
   });
   const snapshot = parseSnapshot(raw);
   const ranked = scoreCandidates(query, snapshot.candidates, snapshot.layout);

@@ -107,6 +107,15 @@ const CHART_NOUNS = new Set([
   'diagram',
   'visualization',
 ]);
+const CHART_ONLY_WORDS = new Set([
+  'bars',
+  'pie',
+  'donut',
+  'doughnut',
+  'histogram',
+  'sparkline',
+  'sparklines',
+]);
 const CONTEXT_WORDS = new Set(['in', 'inside', 'within', 'under', 'from']);
 const CONTENT_WORDS = new Set(['with', 'containing', 'holding', 'showing', 'has', 'having', 'featuring']);
 const conceptWords = new Set(ELEMENT_CONCEPTS.flatMap((c) => c.words));
@@ -124,7 +133,10 @@ function termOf(word: string, chartQuery: boolean): QueryTerm {
     synonyms,
     concepts: concepts.map((c) => c.concept),
     ...(kind && (chartQuery || word !== 'area') ? { chartKind: kind } : {}),
-    plural: (s !== word && word.endsWith('s') && !word.endsWith('ss')) || COLLECTIVE_WORDS.has(word),
+    // "The revenue bars" are the bars of one chart, not several things.
+    plural:
+      !(kind && chartQuery) &&
+      ((s !== word && word.endsWith('s') && !word.endsWith('ss')) || COLLECTIVE_WORDS.has(word)),
   };
 }
 
@@ -140,7 +152,8 @@ export function parseQuery(query: string): QueryTerm[] {
  */
 export function parseDescription(query: string): ParsedQuery {
   const words = tokenize(query);
-  const chartQuery = words.some((w) => CHART_NOUNS.has(w));
+  // A chart noun, or a word only charts are ("the revenue bars", "the pie").
+  const chartQuery = words.some((w) => CHART_NOUNS.has(w) || CHART_ONLY_WORDS.has(w));
   let ordinal: number | undefined;
   const positions: string[] = [];
   let main = words;
@@ -345,13 +358,19 @@ function termScore(
     c.contents.buttons + c.contents.inputs + c.contents.canvas + c.contents.svg + c.contents.tables === 0 &&
     c.contents.images === 0 &&
     c.contents.headings <= 1;
-  // An image's alternative text says what it shows, not which part of the page it is ("the
-  // sidebar" is not the illustration whose alt is "sidebar_illustration").
+  // An image's alternative text says what it shows, and a field's or a button's label what it
+  // does, not which part of the page they are ("the sidebar" is not the illustration whose alt
+  // is "sidebar_illustration", "the employees table" not the field labelled "Search within table").
   const pictureName =
     (c.tag === 'img' || c.tag === 'svg' || c.tag === 'picture') &&
     !term.concepts.some((x) => x.id === 'image' || x.id === 'icons' || x.id === 'logos');
+  const controlName =
+    ['input', 'select', 'textarea', 'button'].includes(c.tag) &&
+    !term.concepts.some((x) =>
+      ['form', 'search', 'buttons', 'signin', 'signup', 'newsletter'].includes(x.id),
+    );
   const words = [
-    (pictureName ? 0.5 : FIELD_WEIGHTS.name) * hit(f.name, term),
+    (pictureName || controlName ? 0.5 : FIELD_WEIGHTS.name) * hit(f.name, term),
     (titleOnly ? 0.6 : f.heading.size > 4 ? SENTENCE_HEADING : FIELD_WEIGHTS.heading) *
       (c.headingDrawn ? DRAWN_HEADING : 1) *
       hit(f.heading, term),
@@ -592,6 +611,9 @@ export function scoreCandidates(
       stripOf.set(c.index, first);
   }
   const strips = new Set([...stripOf.values()].map((x) => x.index));
+  const asksForSmall = terms.some((t) =>
+    t.concepts.some((x) => ['icons', 'buttons', 'logos', 'search', 'form', 'toggle'].includes(x.id)),
+  );
   const asksForStrip = terms.some((t) => /^(header|heading|title|strip|top|headerbar)$/.test(t.word));
   const kinds = terms.filter((t) => t.chartKind).map((t) => t.chartKind as string);
   const scored: ScoredCandidate[] = [];
@@ -635,7 +657,14 @@ export function scoreCandidates(
     if (kinds.length > 0 && c.charts.length > 0 && !kinds.some((k) => c.charts.includes(k))) score *= 0.6;
     const area = c.box.width * c.box.height;
     if (area > pageArea * 0.85 || c.tag === 'main' || c.tag === 'body') score *= 0.6;
-    if (!isComponent(c) || (strips.has(c.index) && !asksForStrip)) score *= 0.85;
+    // A fragment counts less than a whole component, unless the words ask for that kind of
+    // element ("the product photo" is an image).
+    const askedKind = terms.some((t) =>
+      t.concepts.some((x) => x.tags?.includes(c.tag) || (c.role !== '' && x.roles?.includes(c.role))),
+    );
+    if ((!isComponent(c) && !askedKind) || (strips.has(c.index) && !asksForStrip)) score *= 0.85;
+    // An icon-sized element (a glyph, a badge) is rarely what is meant unless asked for.
+    if (c.box.width * c.box.height < 2500 && !askedKind && !asksForSmall) score *= 0.8;
     if (headPlural && member) score *= 0.85;
     // A singular noun ("the quote", "the plan") asks for one item, not the block holding several.
     if (headSingular >= 0 && groupEvidence(c, headSingular, true) >= 0.5) score *= 0.85;
