@@ -549,8 +549,8 @@ export function collectCandidatesInPage(args: {
             .map((f) => `${f.getAttribute('placeholder') ?? ''} ${f.getAttribute('aria-label') ?? ''}`)
             .join(' ')
         : '';
-    // biome-ignore lint/performance/useDomNodeTextContent: the rendered text (no script or style contents, no hidden parts) is what a description refers to
     const drawn = chartWords.size > 0 ? chartWordsIn(el) : '';
+    // biome-ignore lint/performance/useDomNodeTextContent: the rendered text (no script or style contents, no hidden parts) is what a description refers to
     const fullText = clean(`${(el as HTMLElement).innerText ?? el.textContent} ${hints}${drawn}`);
     let parent = -1;
     for (let up = el.parentElement; up; up = up.parentElement) {
