@@ -551,7 +551,11 @@ export function collectCandidatesInPage(args: {
         : '';
     const drawn = chartWords.size > 0 ? chartWordsIn(el) : '';
     // biome-ignore lint/performance/useDomNodeTextContent: the rendered text (no script or style contents, no hidden parts) is what a description refers to
-    const fullText = clean(`${(el as HTMLElement).innerText ?? el.textContent} ${hints}${drawn}`);
+    const raw = (el as HTMLElement).innerText ?? el.textContent ?? '';
+    // A long text (a whole page's blocks) is cleaned only as far as its start is kept: its length
+    // and its amounts of money are read from it as it is.
+    const long = raw.length > 4000;
+    const fullText = long ? clean(raw.slice(0, 2000)) : clean(`${raw} ${hints}${drawn}`);
     let parent = -1;
     for (let up = el.parentElement; up; up = up.parentElement) {
       const found = indexOf.get(up);
@@ -561,6 +565,7 @@ export function collectCandidatesInPage(args: {
       }
     }
     const count = (kind: Kind) => held(kind, pos);
+    const surface = surfaceOf(el);
     const index = candidates.length;
     indexOf.set(el, index);
     elements.push(el);
@@ -583,7 +588,7 @@ export function collectCandidatesInPage(args: {
         ].join(' '),
       ),
       text: fullText.slice(0, 400),
-      textLength: fullText.length,
+      textLength: long ? raw.length : fullText.length,
       contents: {
         canvas: count('canvas'),
         svg: count('svg'),
@@ -598,13 +603,13 @@ export function collectCandidatesInPage(args: {
         links: count('links'),
         headings: count('headings'),
         listItems: count('listItems'),
-        prices: Math.min(50, fullText.match(/[$€£¥]\s?\d/g)?.length ?? 0),
+        prices: Math.min(50, (long ? raw : fullText).match(/[$€£¥]\s?\d/g)?.length ?? 0),
         repeats: repeatsOf(el),
       },
       box,
       parent,
-      surface: surfaceOf(el),
-      colour: colourOf(el),
+      surface,
+      colour: surface ? colourOf(el) : '',
     });
   }
   (window as unknown as Record<string, unknown>)[args.globalName] = elements;
