@@ -229,7 +229,9 @@ export function targets(r: Results): TargetRow[] {
     reached: ec
       ? `${ec.addedP50 >= 0 ? '+' : ''}${ec.addedP50} ms (waits + search ${Math.round(ec.elementWaitsAndSearch.p50)} vs the selector capture's waits ${Math.round(ec.selectorWaits.p50)} ms; whole captures ${Math.round(ec.withElement.p50)} vs ${Math.round(ec.withSelector.p50)} ms)${large ? `; resolver alone on heavy x40 (${large.candidates} candidates) ${Math.round(large.resolve.p50)} ms` : ''}`
       : '-',
-    verdict: verdict(ec ? ec.addedP50 <= 150 && (large === undefined || large.resolve.p50 <= 150) : undefined),
+    verdict: verdict(
+      ec ? ec.addedP50 <= 150 && (large === undefined || large.resolve.p50 <= 150) : undefined,
+    ),
   });
   rows.sort((a, b) => Number(a.id.slice(1).replace('r', '.5')) - Number(b.id.slice(1).replace('r', '.5')));
   return rows;
