@@ -611,6 +611,25 @@ export function scoreCandidates(
       stripOf.set(c.index, first);
   }
   const strips = new Set([...stripOf.values()].map((x) => x.index));
+  // A bar across the top of the page (a header, a banner) holding one small menu is the
+  // navigation bar: it says what its menu says, and the menu alone is a piece of it.
+  const menuOf = new Map<number, ElementCandidate>();
+  for (const c of candidates) {
+    if (!(c.tag === 'header' || c.role === 'banner') || c.box.y > 200 || c.box.height > 200) continue;
+    const menus: ElementCandidate[] = [];
+    const visit = (x: ElementCandidate, depth: number) => {
+      for (const k of children.get(x.index) ?? []) {
+        if (k.role === 'navigation') menus.push(k);
+        else if (depth < 3) visit(k, depth + 1);
+      }
+    };
+    visit(c, 0);
+    const menu = menus[0];
+    if (menus.length === 1 && menu && menu.box.width * menu.box.height < c.box.width * c.box.height * 0.6)
+      menuOf.set(c.index, menu);
+  }
+  const menus = new Set([...menuOf.values()].map((x) => x.index));
+  const navigationTerm = (t: QueryTerm) => t.concepts.some((x) => x.id === 'navigation');
   const asksForSmall = terms.some((t) =>
     t.concepts.some((x) => ['icons', 'buttons', 'logos', 'search', 'form', 'toggle'].includes(x.id)),
   );
@@ -630,12 +649,15 @@ export function scoreCandidates(
     let best = 0;
     const strip = stripOf.get(c.index);
     const stripRow = strip ? matrix.get(strip.index) : undefined;
+    const menu = menuOf.get(c.index);
+    const menuRow = menu ? matrix.get(menu.index) : undefined;
     // Several of the description's words together in one short text ("visits" and "bounce rate"
     // in one summary row) say more than each alone.
     const together = row.filter((e) => e.text >= PREFIX_FACTOR).length;
     terms.forEach((term, ti) => {
       let t = Math.max(row[ti]?.all ?? 0, inherited(c, ti));
       if (stripRow) t = Math.max(t, (stripRow[ti]?.words ?? 0) * 0.9);
+      if (menuRow && navigationTerm(term)) t = Math.max(t, menuRow[ti]?.all ?? 0);
       if (together >= 2 && (row[ti]?.text ?? 0) >= PREFIX_FACTOR)
         t = Math.max(t, Math.min(0.75, 0.45 + 0.15 * (together - 1)));
       if ((term.plural || headPlural) && !counting) {
@@ -662,7 +684,12 @@ export function scoreCandidates(
     const askedKind = terms.some((t) =>
       t.concepts.some((x) => x.tags?.includes(c.tag) || (c.role !== '' && x.roles?.includes(c.role))),
     );
-    if ((!isComponent(c) && !askedKind) || (strips.has(c.index) && !asksForStrip)) score *= 0.85;
+    if (
+      (!isComponent(c) && !askedKind) ||
+      (strips.has(c.index) && !asksForStrip) ||
+      (menus.has(c.index) && terms.some(navigationTerm))
+    )
+      score *= 0.85;
     // An icon-sized element (a glyph, a badge) is rarely what is meant unless asked for.
     if (c.box.width * c.box.height < 2500 && !askedKind && !asksForSmall) score *= 0.8;
     if (headPlural && member) score *= 0.85;
