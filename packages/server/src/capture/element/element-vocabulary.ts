@@ -324,7 +324,9 @@ export const ELEMENT_CONCEPTS: ElementConcept[] = [
   },
   {
     id: 'social',
-    words: ['social', 'twitter', 'facebook', 'linkedin', 'github', 'instagram'],
+    // The networks' names are not synonyms of one another ("the LinkedIn card" is not the
+    // Twitter one): they are matched as themselves, and say "social" through the structure.
+    words: ['social', 'socials'],
     // Links to social sites, or blocks branded as them (a "Facebook" card, a Twitter-blue tile).
     structure: (c) => {
       const brands =

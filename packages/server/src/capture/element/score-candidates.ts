@@ -73,10 +73,12 @@ const JOINED_EACH = JOINED_PHRASES.map(([p, joined]): [RegExp, string] => [
 ]);
 const joinPhrase = (match: string) => JOINED_EACH.find(([p]) => p.test(match))?.[1] ?? match;
 
-/** Lower-case, phrases joined, camelCase and kebab/snake identifiers split into words. */
-export function tokenize(text: string): string[] {
-  const s = text
-    .replace(/([a-z])([A-Z])/g, '$1 $2')
+/**
+ * Lower-case, phrases joined, kebab/snake identifiers split into words, and camelCase ones too
+ * (on the page's side: a description's "LinkedIn" is one word, not "linked in").
+ */
+export function tokenize(text: string, splitCamel = true): string[] {
+  const s = (splitCamel ? text.replace(/([a-z])([A-Z])/g, '$1 $2') : text)
     .toLowerCase()
     .replace(/(\p{L})['’]s\b/gu, '$1')
     .replace(JOINED_ANY, joinPhrase);
@@ -151,7 +153,7 @@ export function parseQuery(query: string): QueryTerm[] {
  * lies in, and each remaining word stemmed with its concept's synonyms.
  */
 export function parseDescription(query: string): ParsedQuery {
-  const words = tokenize(query);
+  const words = tokenize(query, false);
   // A chart noun, or a word only charts are ("the revenue bars", "the pie").
   const chartQuery = words.some((w) => CHART_NOUNS.has(w) || CHART_ONLY_WORDS.has(w));
   let ordinal: number | undefined;
@@ -289,6 +291,8 @@ function stems(text: string, seen?: Map<string, Set<string>>): Set<string> {
   const known = seen?.get(text);
   if (known) return known;
   const found = new Set(tokenize(text).map(stem));
+  // A camelCase word is also itself ("LinkedIn" on the page meets "linkedin" in a description).
+  for (const w of text.match(/\p{L}*\p{Ll}\p{Lu}\p{L}*/gu) ?? []) found.add(stem(w.toLowerCase()));
   seen?.set(text, found);
   return found;
 }
