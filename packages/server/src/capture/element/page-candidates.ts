@@ -362,11 +362,25 @@ export function collectCandidatesInPage(args: {
     number[]
   >;
   const HEADING_TAGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
+  // Each element's tag, role and whether authors named it (an id, a class, a test id), read once
+  // here for the listing below too.
+  const tagAt: string[] = new Array(all.length);
+  const roleAt: string[] = new Array(all.length);
+  const namedAt = new Uint8Array(all.length);
   for (let i = 0; i < all.length; i++) {
     const el = all[i] as Element;
     const tag = el.localName;
     const role = el.getAttribute('role');
-    if (el.hasAttribute('id') || el.hasAttribute('class')) at.identified.push(i);
+    tagAt[i] = el.tagName.toLowerCase();
+    roleAt[i] = (role ?? '').toLowerCase();
+    const hasId = el.hasAttribute('id');
+    const hasClass = el.hasAttribute('class');
+    if (hasId || hasClass) at.identified.push(i);
+    if (
+      el.namespaceURI !== 'http://www.w3.org/2000/svg' &&
+      ((hasId && el.id !== '') || (hasClass && el.classList.length > 0) || el.hasAttribute('data-testid'))
+    )
+      namedAt[i] = 1;
     if (tag === 'canvas') at.canvas.push(i);
     else if (tag === 'svg') {
       const r = rectOf(el);
@@ -498,17 +512,13 @@ export function collectCandidatesInPage(args: {
   for (let pos = 0; pos < all.length; pos++) {
     const el = all[pos] as Element;
     if (candidates.length >= args.max) break;
-    const tag = el.tagName.toLowerCase();
+    const tag = tagAt[pos] as string;
     if (SKIP.has(tag)) continue;
-    const role = (el.getAttribute('role') ?? '').toLowerCase();
+    const role = roleAt[pos] as string;
     if (role === 'presentation' || role === 'none') continue;
     const owns = headingOwner.has(el);
     const sized = tag === 'svg' || tag === 'img' || tag === 'ul' || tag === 'ol';
-    const identified =
-      (el.id !== '' || el.classList.length > 0 || el.hasAttribute('data-testid')) &&
-      tag !== 'a' &&
-      tag !== 'span' &&
-      !(el instanceof SVGElement);
+    const identified = namedAt[pos] === 1 && tag !== 'a' && tag !== 'span';
     // What can be a candidate whatever its size is decided before its box is read: most of a
     // large page (table cells, plain text blocks) is not, and reading boxes is the listing's cost.
     if (!STRUCTURAL.has(tag) && role === '' && !owns && !sized && !identified && tag !== 'a') continue;
