@@ -182,6 +182,8 @@ function parseSnapshot(raw: unknown): CandidateSnapshot {
 /** Runs the page scripts of the resolver in a world of their own. */
 interface PageScripts {
   run<A, R>(script: (args: A) => R, args: A): Promise<R>;
+  /** The same script on each of several arguments, in one call (one compile, one round trip). */
+  runEach<A, R>(script: (args: A) => R, list: A[]): Promise<R[]>;
   /** A small JPEG of a box of the page (document CSS px), as a data URL, or undefined. */
   crop(box: DocumentBox): Promise<string | undefined>;
   close(): Promise<void>;
@@ -218,6 +220,18 @@ async function isolatedScripts(page: Page): Promise<PageScripts> {
         }
         return result.value;
       },
+      async runEach(script, list) {
+        const expression = `(() => { const __name = (f) => f; const script = (${script.toString()}); return ${JSON.stringify(list)}.map((args) => script(args)); })()`;
+        const { result, exceptionDetails } = await cdp.send('Runtime.evaluate', {
+          expression,
+          contextId: executionContextId,
+          returnByValue: true,
+        });
+        if (exceptionDetails) {
+          throw new Error(exceptionDetails.exception?.description ?? exceptionDetails.text);
+        }
+        return Array.isArray(result.value) ? result.value : [];
+      },
       async crop(box) {
         if (box.width < 1 || box.height < 1) return undefined;
         const scale = Math.min(1, CROP_SIDE / Math.max(box.width, box.height));
@@ -241,11 +255,24 @@ async function isolatedScripts(page: Page): Promise<PageScripts> {
   }
 }
 
-async function selectorOf(scripts: PageScripts, index: number): Promise<string | null> {
-  const selector: unknown = await scripts.run(selectorInPage, { index, globalName: CANDIDATES_GLOBAL });
-  return typeof selector === 'string' && selector.length > 0 && selector.length <= MAX_SELECTOR_LENGTH
+const checkedSelector = (selector: unknown): string | null =>
+  typeof selector === 'string' && selector.length > 0 && selector.length <= MAX_SELECTOR_LENGTH
     ? selector
     : null;
+
+async function selectorOf(scripts: PageScripts, index: number): Promise<string | null> {
+  return checkedSelector(await scripts.run(selectorInPage, { index, globalName: CANDIDATES_GLOBAL }));
+}
+
+/** The selectors of several candidates in one call (a 422 lists the best three). */
+async function selectorsOf(scripts: PageScripts, indices: number[]): Promise<(string | null)[]> {
+  const found: unknown[] = await scripts
+    .runEach(
+      selectorInPage,
+      indices.map((index) => ({ index, globalName: CANDIDATES_GLOBAL })),
+    )
+    .catch(() => []);
+  return indices.map((_, i) => checkedSelector(found[i]));
 }
 
 /**
@@ -319,8 +346,10 @@ async function resolveWith(
 
   if (!chosen || chosen.score < threshold || refused) {
     const best = ranked.slice(0, FAILURE_CANDIDATES);
-    const selectors = [];
-    for (const b of best) selectors.push(await selectorOf(scripts, b.candidate.index).catch(() => null));
+    const selectors = await selectorsOf(
+      scripts,
+      best.map((b) => b.candidate.index),
+    );
     throw notFound(query, best, threshold, selectors);
   }
   const selector = await selectorOf(scripts, chosen.candidate.index);

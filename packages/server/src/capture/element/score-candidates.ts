@@ -401,7 +401,6 @@ function termScore(
     all: noisyOr([w, ...structure]),
     own: Math.max(words[0] ?? 0, words[1] ?? 0),
     text: c.textLength <= SHORT_TEXT ? hit(f.text, term) : 0,
-    ident: hit(f.ident, term),
   };
 }
 
@@ -432,10 +431,10 @@ const GROUP_DEPTH_FACTOR = 0.9;
 
 /**
  * One word's evidence for one candidate: its words' (`words`), with its structure and kind
- * (`all`), its own name or heading (`own`), and whether its short text (`text`) or its
- * identifiers (`ident`) say the word (0..1).
+ * (`all`), its own name or heading (`own`), and how far its short text says the word (`text`),
+ * each 0..1.
  */
-type TermEvidence = { words: number; all: number; own: number; text: number; ident: number };
+type TermEvidence = { words: number; all: number; own: number; text: number };
 
 /**
  * Scores every candidate against the description and returns them best first. Per word, the best
