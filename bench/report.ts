@@ -297,7 +297,7 @@ export function elementEvalLines(e: ElementEvalBenchResult): string[] {
       e.templates.map((t) => [t.template, t.part, percent(t.real), percent(t.nonsense)]),
     ),
     '',
-    `All: ${percent(e.real)}; tuning part ${percent(e.tuning)}; held-out part ${percent(e.heldOut)}. Nonsense refused (422 element_not_found): ${percent(e.nonsense)}; not-found precision ${e.notFoundPrecision.nonsense}/${e.notFoundPrecision.answered422} of the 422 answers were for nonsense. Resolver time per description p50 ${Math.round(e.resolve.p50)} ms, p95 ${Math.round(e.resolve.p95)} ms.`,
+    `All: ${percent(e.real)}; tuning part ${percent(e.tuning)}; held-out part ${percent(e.heldOut)}; new-families part (other authors, held out) ${e.newFamilies ? percent(e.newFamilies) : '-'}. Nonsense refused (422 element_not_found): ${percent(e.nonsense)}; not-found precision ${e.notFoundPrecision.nonsense}/${e.notFoundPrecision.answered422} of the 422 answers were for nonsense. Resolver time per description p50 ${Math.round(e.resolve.p50)} ms, p95 ${Math.round(e.resolve.p95)} ms.`,
   ];
 }
 

@@ -218,15 +218,20 @@ export function targets(r: Results): TargetRow[] {
     verdict: verdict(pv ? pv.client.p50 <= 300 && pv.navigations === 0 : undefined),
   });
   const ec = r.elementCost;
+  // The resolver's own time on the largest page measured (the heavy page's body 40 times): what it
+  // adds to a capture of a page that large, whatever the waits.
+  const large = r.element?.find((e) => e.page === 'heavy x40' && e.outcome !== '422');
   rows.push({
     id: 'P12',
     metric:
-      'element resolution on the heavy page: added to the same capture with a CSS selector (waits and search phases), p50',
-    target: '≤ 150 ms p50',
+      'element resolution: added to the same capture of the heavy page with a CSS selector (waits and search phases), and the resolver alone on the heavy page x40, p50',
+    target: '≤ 150 ms p50 (both)',
     reached: ec
-      ? `${ec.addedP50 >= 0 ? '+' : ''}${ec.addedP50} ms (waits + search ${Math.round(ec.elementWaitsAndSearch.p50)} vs the selector capture's waits ${Math.round(ec.selectorWaits.p50)} ms; whole captures ${Math.round(ec.withElement.p50)} vs ${Math.round(ec.withSelector.p50)} ms)`
+      ? `${ec.addedP50 >= 0 ? '+' : ''}${ec.addedP50} ms (waits + search ${Math.round(ec.elementWaitsAndSearch.p50)} vs the selector capture's waits ${Math.round(ec.selectorWaits.p50)} ms; whole captures ${Math.round(ec.withElement.p50)} vs ${Math.round(ec.withSelector.p50)} ms)${large ? `; resolver alone on heavy x40 (${large.candidates} candidates) ${Math.round(large.resolve.p50)} ms` : ''}`
       : '-',
-    verdict: verdict(ec ? ec.addedP50 <= 150 : undefined),
+    verdict: verdict(
+      ec ? ec.addedP50 <= 150 && (large === undefined || large.resolve.p50 <= 150) : undefined,
+    ),
   });
   const mo = r.motion;
   rows.push({

@@ -205,11 +205,20 @@ describe('element resolver on labelled fixture pages', () => {
     expect(error).toBeInstanceOf(AppError);
     const details = (error as AppError).details as {
       reason: string;
-      candidates: { summary: string; confidence: number }[];
+      candidates: { selector: string | null; summary: string; confidence: number }[];
     };
     expect(details.reason).toBe('element_not_found');
     expect(details.candidates.length).toBeGreaterThan(0);
     expect(details.candidates[0]?.confidence).toBeLessThan(0.5);
+    // Each candidate named has a selector that finds it (built for all of them in one call).
+    const found = await pool.run(async (lease) => {
+      await lease.page.goto(`${server.origin}/element/landing.html`, { waitUntil: 'load' });
+      return lease.page.evaluate(
+        (selectors) => selectors.map((s) => (s ? document.querySelectorAll(s).length : 0)),
+        details.candidates.map((c) => c.selector),
+      );
+    });
+    expect(found).toEqual(details.candidates.map(() => 1));
   }, 60_000);
 
   it('captures a section built only when scrolled into view, its image the box x dpr', async () => {

@@ -65,3 +65,42 @@ for spec in "${TEMPLATES[@]}"; do
   cp "$p/LICENSE" "$OUT/$name/LICENSE"
 done
 node "$ROOT/test/element/rewrite-templates.mjs" "$OUT"
+
+# The second import (issue 33, second stop): templates by other authors, a new held-out part.
+# Each kept page is copied with only the files it loads (import-more-templates.mjs).
+p=$(unpack @fontsource/material-icons-round@5.3.0); M=$V/material-icons-round@5.3.0
+mkdir -p $M/files; cp $p/files/material-icons-round-latin-400-normal.woff2 $M/files/; cp $p/LICENSE $M/
+cat > $M/material-icons-round.css <<'CSS'
+/* The font of @fontsource/material-icons-round and the class Google's stylesheet defines. */
+@font-face {
+  font-family: 'Material Icons Round';
+  font-style: normal;
+  font-weight: 400;
+  src: url(./files/material-icons-round-latin-400-normal.woff2) format('woff2');
+}
+.material-icons-round {
+  font-family: 'Material Icons Round';
+  font-weight: normal;
+  font-style: normal;
+  font-size: 24px;
+  line-height: 1;
+  letter-spacing: normal;
+  text-transform: none;
+  display: inline-block;
+  white-space: nowrap;
+  word-wrap: normal;
+  direction: ltr;
+  -webkit-font-feature-settings: 'liga';
+  -webkit-font-smoothing: antialiased;
+}
+CSS
+backstrap=$(unpack @digitallyhappy/backstrap@0.5.1)
+material=$(unpack material-dashboard@3.1.0)
+argon=$(unpack @creative-tim-official/argon-dashboard@2.0.4)
+gentelella=$(unpack gentelella@4.2.0)
+cp "$gentelella/LICENSE.txt" "$gentelella/dist/LICENSE" 2>/dev/null || cp "$gentelella/LICENSE" "$gentelella/dist/LICENSE"
+node "$ROOT/test/element/import-more-templates.mjs" "$OUT" \
+  "backstrap=$backstrap/dist:index.html" \
+  "material-dashboard=$material:pages/dashboard.html" \
+  "argon-dashboard=$argon:pages/dashboard.html" \
+  "gentelella=$gentelella/dist:production/index.html,production/landing.html,production/pricing_tables.html"

@@ -130,6 +130,7 @@ export function summariseEval(outcomes: readonly EvalOutcome[]) {
     real: rate(real),
     tuning: rate(real.filter((o) => o.part === 'tuning')),
     heldOut: rate(real.filter((o) => o.part === 'held-out')),
+    newFamilies: rate(real.filter((o) => o.part === 'new-families')),
     nonsense: rate(nonsense),
   };
 }

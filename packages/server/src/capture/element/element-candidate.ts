@@ -61,6 +61,8 @@ export interface ElementCandidate {
   parent: number;
   /** Whether it has a visible surface of its own (background, border or shadow): a card, a panel. */
   surface: boolean;
+  /** The colour it shows (its background, or its gradient's first colour) as "r g b", or "". */
+  colour: string;
 }
 
 /** The page around the candidates: what layout sense needs. */

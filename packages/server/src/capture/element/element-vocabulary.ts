@@ -43,8 +43,25 @@ export const ELEMENT_CONCEPTS: ElementConcept[] = [
         : 0,
   },
   {
+    // A band across the page (a callout, a quote or a call to action on its own background),
+    // anywhere down the page: what "banner" means when it is not the hero.
+    id: 'band',
+    words: ['banner', 'band', 'callout', 'strip', 'stripe'],
+    structure: (c, l) =>
+      c.surface &&
+      c.box.width >= l.viewportWidth * 0.9 &&
+      c.box.height >= 80 &&
+      c.box.height <= 600 &&
+      c.tag !== 'nav' &&
+      c.tag !== 'header' &&
+      c.tag !== 'footer' &&
+      c.role !== 'navigation'
+        ? 0.6
+        : 0,
+  },
+  {
     id: 'navigation',
-    words: ['navigation', 'nav', 'navbar', 'menu', 'menubar', 'breadcrumb', 'sidenav', 'links'],
+    words: ['navigation', 'nav', 'navbar', 'menu', 'menubar', 'sidenav', 'links'],
     roles: ['navigation', 'menubar', 'menu'],
     tags: ['nav'],
     // Mostly links: a menu.
@@ -52,8 +69,13 @@ export const ELEMENT_CONCEPTS: ElementConcept[] = [
       c.contents.links >= 3 && c.textLength / c.contents.links < 30 && c.contents.inputs === 0 ? 0.5 : 0,
   },
   {
+    // A kind of navigation, not every navigation: it is found by its own words (a class, a label).
+    id: 'breadcrumb',
+    words: ['breadcrumb', 'breadcrumbs', 'crumbs', 'trail'],
+  },
+  {
     id: 'topbar',
-    words: ['topbar', 'toolbar', 'appbar', 'menubar'],
+    words: ['topbar', 'toolbar', 'appbar', 'menubar', 'headerbar'],
     // A bar across the top: wide, short, at the very top of the page.
     structure: (c, l) =>
       c.box.y < 120 && c.box.width >= l.viewportWidth * 0.5 && c.box.height <= 160 && c.box.height >= 32
@@ -62,7 +84,7 @@ export const ELEMENT_CONCEPTS: ElementConcept[] = [
   },
   {
     id: 'header',
-    words: ['header', 'masthead'],
+    words: ['header', 'masthead', 'headerbar'],
     roles: ['banner'],
     tags: ['header'],
   },
@@ -239,7 +261,7 @@ export const ELEMENT_CONCEPTS: ElementConcept[] = [
   },
   {
     id: 'gallery-work',
-    words: ['portfolio', 'projects', 'work', 'works', 'showcase', 'samples', 'gallery'],
+    words: ['portfolio', 'projects', 'work', 'works', 'showcase', 'samples', 'gallery', 'previews'],
     structure: (c) => (c.contents.images >= 3 ? 0.45 : 0),
   },
   {
@@ -263,7 +285,7 @@ export const ELEMENT_CONCEPTS: ElementConcept[] = [
   },
   {
     id: 'skills',
-    words: ['skills', 'skill', 'tools', 'technologies', 'stack', 'expertise'],
+    words: ['skills', 'skill', 'tools', 'technologies', 'tech', 'stack', 'expertise'],
   },
   {
     id: 'interests',
@@ -297,17 +319,23 @@ export const ELEMENT_CONCEPTS: ElementConcept[] = [
   },
   {
     id: 'progress',
-    words: ['progress', 'progressbar', 'completion'],
+    words: ['progress', 'progressbar', 'progressbars', 'completion'],
     roles: ['progressbar'],
   },
   {
     id: 'social',
-    words: ['social', 'twitter', 'facebook', 'linkedin', 'github', 'instagram'],
-    structure: (c) =>
-      /(twitter|facebook|linkedin|github|instagram|youtube|dribbble|mastodon)/i.test(c.innerIdent) &&
-      c.contents.links >= 2
-        ? 0.7
-        : 0,
+    // The networks' names are not synonyms of one another ("the LinkedIn card" is not the
+    // Twitter one): they are matched as themselves, and say "social" through the structure.
+    words: ['social', 'socials'],
+    // Links to social sites, or blocks branded as them (a "Facebook" card, a Twitter-blue tile).
+    structure: (c) => {
+      const brands =
+        `${c.ident} ${c.innerIdent}`.match(
+          /(twitter|facebook|linkedin|github|instagram|youtube|dribbble|mastodon|google-plus|pinterest)/gi,
+        ) ?? [];
+      if (brands.length === 0) return 0;
+      return c.contents.links >= 2 ? 0.7 : new Set(brands.map((b) => b.toLowerCase())).size >= 2 ? 0.6 : 0.45;
+    },
   },
   {
     id: 'grid',
@@ -329,20 +357,28 @@ export const ELEMENT_CONCEPTS: ElementConcept[] = [
     words: ['search', 'find', 'lookup', 'searchbar', 'searchbox'],
     roles: ['search', 'searchbox'],
     tags: ['search'],
-    // A search field's own wrapper is the search; a larger block around it only holds one.
+    // A search field's own wrapper is the search; a larger block around it only holds one. A lone
+    // plain text field in the bar at the top of a page is its search box, by convention.
     structure: (c) =>
       c.contents.searches > 0 && c.contents.inputs <= 2
         ? c.contents.links + c.contents.headings + c.contents.buttons <= 1
           ? 0.8
           : 0.45
-        : 0,
+        : c.contents.inputs === 1 &&
+            c.contents.passwords + c.contents.emails === 0 &&
+            c.box.y < 120 &&
+            c.box.height <= 80 &&
+            c.contents.links + c.contents.headings + c.contents.buttons <= 1
+          ? 0.55
+          : 0,
   },
   {
     id: 'image',
     words: ['image', 'picture', 'photo', 'illustration', 'illustrations', 'screenshot', 'figure', 'mockup'],
     roles: ['img', 'figure'],
     tags: ['img', 'figure'],
-    structure: (c) => (c.contents.images > 0 ? 0.5 : 0),
+    // A block around one picture is that picture (a figure); a block of several is a gallery.
+    structure: (c) => (c.contents.images === 1 ? 0.5 : c.contents.images > 1 ? 0.25 : 0),
   },
   {
     id: 'gallery',
@@ -384,6 +420,25 @@ export const ELEMENT_CONCEPTS: ElementConcept[] = [
       )
         ? 0.5
         : 0,
+  },
+  {
+    // A control that switches between two or three states or views (monthly / annual, light /
+    // dark, a row of tabs): a short block of two to four buttons and little text.
+    id: 'toggle',
+    words: ['switch', 'toggle', 'switcher', 'tabs', 'segmented'],
+    roles: ['switch', 'tablist'],
+    structure: (c) =>
+      c.contents.buttons >= 2 &&
+      c.contents.buttons <= 4 &&
+      c.contents.inputs === 0 &&
+      c.box.height <= 60 &&
+      c.textLength <= 40
+        ? 0.6
+        : 0,
+  },
+  {
+    id: 'tasks',
+    words: ['todo', 'todos', 'tasks', 'task', 'checklist', 'chores'],
   },
   {
     id: 'comments',
@@ -476,6 +531,11 @@ export const FILLER_WORDS = new Set([
   'me',
   'capture',
   'screenshot',
+  // Nouns for "one of them", which say nothing of which ("the enterprise option").
+  'option',
+  'options',
+  'choice',
+  'variant',
   'of',
   'just',
   'only',
@@ -535,6 +595,9 @@ export const OPTIONAL_WORDS = new Set([
   'different',
   'various',
   'other',
+  'details',
+  'info',
+  'information',
 ]);
 
 /** Nouns for a set of things, singular in form: like a plural, they name a group ("the pricing"). */
@@ -600,6 +663,86 @@ export const ORDINALS = new Map<string, number>([
   ['final', -1],
 ]);
 
+/**
+ * Words for an element's size among others like it ("the big chart", "the small cards"): they
+ * decide between equally good matches.
+ */
+export const SIZE_WORDS = new Map<string, 'large' | 'small'>([
+  ['big', 'large'],
+  ['bigger', 'large'],
+  ['biggest', 'large'],
+  ['large', 'large'],
+  ['larger', 'large'],
+  ['largest', 'large'],
+  ['huge', 'large'],
+  ['main', 'large'],
+  ['small', 'small'],
+  ['smaller', 'small'],
+  ['smallest', 'small'],
+  ['little', 'small'],
+  ['tiny', 'small'],
+  ['mini', 'small'],
+]);
+
+/**
+ * Nouns for a container of several things: the head noun of "the categories list" asks for the
+ * whole list, not one item of it.
+ */
+export const CONTAINER_NOUNS = new Set([
+  'list',
+  'lists',
+  'grid',
+  'table',
+  'row',
+  'strip',
+  'feed',
+  'set',
+  'group',
+  'collection',
+  'carousel',
+  'slider',
+  'gallery',
+  'timeline',
+  'menu',
+  'navigation',
+  'nav',
+  'navbar',
+  'sidebar',
+  'toolbar',
+  'topbar',
+  'legend',
+  'stack',
+]);
+
+/** Colour words and the colours they name, as hue ranges (degrees) or lightness. */
+export const COLOUR_WORDS = new Map<string, { hues?: [number, number][]; dark?: boolean; light?: boolean }>([
+  [
+    'red',
+    {
+      hues: [
+        [345, 360],
+        [0, 12],
+      ],
+    },
+  ],
+  ['orange', { hues: [[12, 40]] }],
+  ['yellow', { hues: [[40, 65]] }],
+  ['amber', { hues: [[35, 50]] }],
+  ['green', { hues: [[75, 165]] }],
+  ['teal', { hues: [[165, 190]] }],
+  ['cyan', { hues: [[175, 200]] }],
+  ['blue', { hues: [[195, 250]] }],
+  ['indigo', { hues: [[230, 260]] }],
+  ['purple', { hues: [[255, 300]] }],
+  ['violet', { hues: [[255, 290]] }],
+  ['pink', { hues: [[300, 350]] }],
+  ['magenta', { hues: [[290, 330]] }],
+  ['black', { dark: true }],
+  ['dark', { dark: true }],
+  ['white', { light: true }],
+  ['light', { light: true }],
+]);
+
 /** Words for where on the page an element is. */
 export const POSITIONS = new Set(['left', 'right', 'top', 'bottom', 'upper', 'lower']);
 
@@ -651,10 +794,13 @@ export const JOINED_PHRASES: [RegExp, string][] = [
   [/\bside[\s-]+bar\b/g, 'sidebar'],
   [/\bdata[\s-]+table\b/g, 'datagrid'],
   [/\btop[\s-]+bar\b/g, 'topbar'],
+  [/\bheader[\s-]+bar\b/g, 'headerbar'],
+  [/\bto[\s-]+dos?\b/g, 'todo'],
   [/\bmenu[\s-]+bar\b/g, 'menubar'],
   [/\btool[\s-]+bar\b/g, 'toolbar'],
   [/\bstatus[\s-]+bar\b/g, 'statusbar'],
-  [/\bprogress[\s-]+bars?\b/g, 'progressbar'],
+  [/\bprogress[\s-]+bars\b/g, 'progressbars'],
+  [/\bprogress[\s-]+bar\b/g, 'progressbar'],
   [/\bside[\s-]+nav\b/g, 'sidenav'],
   [/\bfoot[\s-]+er\b/g, 'footer'],
 ];

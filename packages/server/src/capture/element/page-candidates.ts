@@ -20,6 +20,8 @@ export function collectCandidatesInPage(args: {
   globalName: string;
   canvasKinds?: string[][];
   echartsKinds?: string[][];
+  canvasWords?: string[];
+  echartsWords?: string[];
 }): string {
   const IMPLICIT_ROLES: Record<string, string> = {
     header: 'banner',
@@ -64,12 +66,23 @@ export function collectCandidatesInPage(args: {
   const clean = (s: string | null | undefined) => (s ?? '').replace(/\s+/g, ' ').trim();
   const scrollX = window.scrollX;
   const scrollY = window.scrollY;
+  // Each element's rendered box is read once (the listing, the visibility test and the drawn
+  // titles' scan all ask for it).
+  const rects = new Map<Element, DOMRect>();
+  const rectOf = (el: Element): DOMRect => {
+    let r = rects.get(el);
+    if (!r) {
+      r = el.getBoundingClientRect();
+      rects.set(el, r);
+    }
+    return r;
+  };
   const boxOf = (el: Element): DocumentBox => {
-    const r = el.getBoundingClientRect();
+    const r = rectOf(el);
     return { x: r.left + scrollX, y: r.top + scrollY, width: r.width, height: r.height };
   };
   const visible = (el: Element) => {
-    const box = el.getBoundingClientRect();
+    const box = rectOf(el);
     if (box.width < 8 || box.height < 8) return false;
     if (typeof el.checkVisibility === 'function') {
       return el.checkVisibility({
@@ -80,6 +93,19 @@ export function collectCandidatesInPage(args: {
     return true;
   };
 
+  // The colour a block shows (its own background, or the first colour of its gradient), as
+  // "r g b", or "" when it has none: "the yellow card", "the dark panel".
+  const colourOf = (el: Element): string => {
+    const style = getComputedStyle(el);
+    const rgb = (s: string) => {
+      const m = /rgba?\((\d+),\s*(\d+),\s*(\d+)(?:,\s*([\d.]+))?\)/.exec(s);
+      if (!m || (m[4] !== undefined && Number(m[4]) < 0.5)) return '';
+      return `${m[1]} ${m[2]} ${m[3]}`;
+    };
+    const own = rgb(style.backgroundColor);
+    if (own) return own;
+    return style.backgroundImage.includes('gradient') ? rgb(style.backgroundImage) : '';
+  };
   const surfaceOf = (el: Element): boolean => {
     const style = getComputedStyle(el);
     const bg = style.backgroundColor;
@@ -92,7 +118,13 @@ export function collectCandidatesInPage(args: {
   // bold or title-classed block of text: a card header, a plan's name, a stat's label). Their
   // rank is their rendered size (a small bold h4 under a 16 px h6 is lower), not the tag.
   const TITLE_CLASS = /(^|[-_\s])(title|heading|header|caption|subheading|name|label)([-_\s]|$)/i;
-  const NOT_TITLE = 'a,button,label,th,td,option,select,textarea,input,li,nav,summary';
+  const NOT_TITLE = 'button,label,th,td,option,select,textarea,input,li,nav,summary';
+  // A link the size of a card (a tile of a grid that links somewhere) is a component, and the
+  // titles in it are titles; an ordinary link's text is not.
+  const cardLink = (a: Element) => {
+    const r = rectOf(a);
+    return r.width >= 120 && r.height >= 60;
+  };
   const rankOf = (el: Element) => {
     const style = getComputedStyle(el);
     const size = Number.parseFloat(style.fontSize) || 16;
@@ -110,6 +142,11 @@ export function collectCandidatesInPage(args: {
     if (text.length < 2 || text.length > 60 || !/\p{L}{2}/u.test(text) || text.split(' ').length > 8)
       return false;
     if (el.closest(NOT_TITLE) || el.closest(HEADING_SELECTOR) || !visible(el)) return false;
+    const link = el.closest('a');
+    if (link && !cardLink(link)) return false;
+    // Initials in an avatar, a badge's count: a few letters in a small box are not a title.
+    const r = rectOf(el);
+    if (text.length <= 3 && r.width < 48 && r.height < 48) return false;
     const style = getComputedStyle(el);
     const display = style.display;
     if (display.startsWith('inline') || display === 'contents' || display === 'none') return false;
@@ -166,9 +203,20 @@ export function collectCandidatesInPage(args: {
     const r = rank.get(h) ?? 0;
     const chain: Element[] = [];
     let node = h.parentElement;
+    const top = rectOf(h).top;
     while (node && node !== document.body && node !== document.documentElement) {
       const others = (ranksIn.get(node) ?? []).filter((x) => x >= r - 0.5).length;
       if (others > 1) break;
+      // A heading low in a block that also holds a menu titles the part it opens, not the block:
+      // "Need help?" at the foot of a sidebar, under its links, titles the help box there (a
+      // photo or a quotation above a name still leaves the name the title of its card).
+      const box = rectOf(node);
+      if (top - box.top > 160 && top - box.top > box.height * 0.65) {
+        const inner = chain[chain.length - 1];
+        const links =
+          node.querySelectorAll('a[href]').length - (inner?.querySelectorAll('a[href]').length ?? 0);
+        if (links >= 4) break;
+      }
       chain.push(node);
       node = node.parentElement;
     }
@@ -194,6 +242,19 @@ export function collectCandidatesInPage(args: {
     if (!held || (!realSet.has(held) && realSet.has(h))) headingOwner.set(owner, h);
   }
 
+  // The short label right above a heading (an "eyebrow": "MODERN STACK" over "Built on what you
+  // already use") says what the section is as much as the heading does: it is read with it.
+  const headingText = (h: Element): string => {
+    const own = clean(h.textContent);
+    const before = h.previousElementSibling;
+    if (!before || rank.has(before) || before.children.length > 1) return own;
+    const label = clean(before.textContent);
+    if (label.length < 2 || label.length > 40 || !/\p{L}{2}/u.test(label)) return own;
+    const a = rectOf(before);
+    const b = rectOf(h);
+    return a.height > 0 && a.bottom <= b.top + 2 && b.top - a.bottom <= 40 ? `${label} ${own}` : own;
+  };
+
   // Drawn titles inside each ancestor (a few), so a container knows the titles it holds.
   const titlesIn = new Map<Element, Element[]>();
   for (const t of pseudoHeadings) {
@@ -208,16 +269,27 @@ export function collectCandidatesInPage(args: {
   // What each chart draws: canvases as the page's chart library reported them (collected in the
   // page's own world, passed in by document order), SVG charts by their library's classes.
   const chartKinds = new Map<Element, string[]>();
+  const chartWords = new Map<Element, string>();
   const canvases = document.querySelectorAll('canvas');
   canvases.forEach((c, i) => {
     const kinds = args.canvasKinds?.[i];
     if (kinds && kinds.length > 0) chartKinds.set(c, kinds);
+    const words = args.canvasWords?.[i];
+    if (typeof words === 'string' && words !== '') chartWords.set(c, words);
   });
   const boxKinds = document.querySelectorAll('[_echarts_instance_]');
   boxKinds.forEach((c, i) => {
     const kinds = args.echartsKinds?.[i];
     if (kinds && kinds.length > 0) chartKinds.set(c, kinds);
+    const words = args.echartsWords?.[i];
+    if (typeof words === 'string' && words !== '') chartWords.set(c, words);
   });
+  /** The words the charts in an element draw (their titles and datasets' names), as text. */
+  const chartWordsIn = (el: Element): string => {
+    let out = '';
+    for (const [chart, words] of chartWords) if (el === chart || el.contains(chart)) out += ` ${words}`;
+    return out.slice(0, 400);
+  };
   const SVG_SERIES: [string, string][] = [
     ['apexcharts-area-series', 'area'],
     ['apexcharts-line-series', 'line'],
@@ -255,23 +327,155 @@ export function collectCandidatesInPage(args: {
   };
   // The identifiers of what an element holds (its descendants' ids and classes, a few dozen
   // distinct ones): "the card with progress bars" is the card holding `.progress-bar`s.
-  const innerIdentsOf = (el: Element): string => {
-    const seen = new Set<string>();
-    const walker = el.querySelectorAll('[id],[class]');
-    for (let i = 0; i < walker.length && i < 400 && seen.size < 48; i++) {
-      const d = walker[i] as Element;
-      if (d.id) seen.add(d.id);
+  // In document order an element's descendants are the run of elements right after it, as long as
+  // its subtree: what it holds is counted in that run (by binary search in the sorted positions of
+  // each kind of element), instead of searching each candidate's subtree again (a page's outer
+  // blocks hold everything, and a large page's elements are mostly table cells and text).
+  const all: Element[] = document.body ? [...document.body.querySelectorAll('*')] : [];
+  const position = new Map<Element, number>();
+  for (let i = 0; i < all.length; i++) position.set(all[i] as Element, i);
+  const subtreeSize = new Int32Array(all.length);
+  for (let i = all.length - 1; i >= 0; i--) {
+    const parent = (all[i] as Element).parentElement;
+    const p = parent ? position.get(parent) : undefined;
+    if (p !== undefined) subtreeSize[p] = (subtreeSize[p] ?? 0) + (subtreeSize[i] ?? 0) + 1;
+  }
+  const KINDS = [
+    'canvas',
+    'svg',
+    'tables',
+    'forms',
+    'inputs',
+    'passwords',
+    'emails',
+    'searches',
+    'buttons',
+    'images',
+    'links',
+    'headings',
+    'listItems',
+    'identified',
+  ] as const;
+  type Kind = (typeof KINDS)[number];
+  const at: Record<Kind, number[]> = Object.fromEntries(KINDS.map((k) => [k, []])) as unknown as Record<
+    Kind,
+    number[]
+  >;
+  const HEADING_TAGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
+  // Each element's tag, role and whether authors named it (an id, a class, a test id), read once
+  // here for the listing below too.
+  const tagAt: string[] = new Array(all.length);
+  const roleAt: string[] = new Array(all.length);
+  const namedAt = new Uint8Array(all.length);
+  for (let i = 0; i < all.length; i++) {
+    const el = all[i] as Element;
+    const tag = el.localName;
+    const role = el.getAttribute('role');
+    tagAt[i] = el.tagName.toLowerCase();
+    roleAt[i] = (role ?? '').toLowerCase();
+    const hasId = el.hasAttribute('id');
+    const hasClass = el.hasAttribute('class');
+    if (hasId || hasClass) at.identified.push(i);
+    if (
+      el.namespaceURI !== 'http://www.w3.org/2000/svg' &&
+      ((hasId && el.id !== '') || (hasClass && el.classList.length > 0) || el.hasAttribute('data-testid'))
+    )
+      namedAt[i] = 1;
+    if (tag === 'canvas') at.canvas.push(i);
+    else if (tag === 'svg') {
+      const r = rectOf(el);
+      if (r.width >= 80 && r.height >= 50) at.svg.push(i);
+    }
+    if (tag === 'table' || role === 'table' || role === 'grid') at.tables.push(i);
+    if (tag === 'form') at.forms.push(i);
+    if (tag === 'input') {
+      const type = (el.getAttribute('type') ?? '').toLowerCase();
+      if (type !== 'hidden' && type !== 'submit' && type !== 'button') at.inputs.push(i);
+      if (type === 'password') at.passwords.push(i);
+      const has = (attr: string) => (el.getAttribute(attr) ?? '').toLowerCase().includes('email');
+      if (
+        type === 'email' ||
+        el.getAttribute('autocomplete') === 'email' ||
+        has('name') ||
+        has('placeholder') ||
+        has('aria-label')
+      )
+        at.emails.push(i);
+      if (type === 'search' || role === 'search') at.searches.push(i);
+      if (type === 'submit' || role === 'button') at.buttons.push(i);
+    } else {
+      if (tag === 'textarea' || tag === 'select') at.inputs.push(i);
+      if (role === 'search' || tag === 'search') at.searches.push(i);
+      if (tag === 'button' || role === 'button') at.buttons.push(i);
+    }
+    if (tag === 'img' || tag === 'picture' || role === 'img') at.images.push(i);
+    if (tag === 'a' && el.hasAttribute('href')) at.links.push(i);
+    if (HEADING_TAGS.has(tag) || role === 'heading') at.headings.push(i);
+    if (tag === 'li') at.listItems.push(i);
+  }
+  /** The first index in a sorted list at or after `from`. */
+  const lowerBound = (list: number[], from: number) => {
+    let lo = 0;
+    let hi = list.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if ((list[mid] as number) < from) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  };
+  /** How many elements of a kind element `i` holds. */
+  const held = (kind: Kind, i: number) => {
+    const list = at[kind];
+    return lowerBound(list, i + 1 + (subtreeSize[i] ?? 0)) - lowerBound(list, i + 1);
+  };
+  // The identifiers of what an element holds (its descendants' ids and classes, a few dozen
+  // distinct ones from the first 400 identified ones): "the card with progress bars" is the card
+  // holding `.progress-bar`s.
+  // Each identified element's own identifiers, read once (every block around it asks).
+  const identsOfElement = new Map<number, string[]>();
+  const ownIdents = (j: number): string[] => {
+    let list = identsOfElement.get(j);
+    if (!list) {
+      const d = all[j] as Element;
       // classList, not className: an SVG icon's className is not a string.
-      for (const c of d.classList) if (seen.size < 48) seen.add(c);
+      list = d.id ? [d.id, ...d.classList] : [...d.classList];
+      identsOfElement.set(j, list);
+    }
+    return list;
+  };
+  const innerIdentsOf = (i: number): string => {
+    const seen = new Set<string>();
+    const list = at.identified;
+    const end = lowerBound(list, i + 1 + (subtreeSize[i] ?? 0));
+    const start = lowerBound(list, i + 1);
+    for (let j = start; j < end && j < start + 400 && seen.size < 48; j++) {
+      for (const c of ownIdents(list[j] as number)) if (seen.size < 48) seen.add(c);
     }
     return [...seen].join(' ');
   };
+  // The heading elements and fields inside each element (the first few of them).
+  const listsIn = (selector: string, cap: number) => {
+    const lists = new Map<Element, Element[]>();
+    for (const x of document.body?.querySelectorAll(selector) ?? []) {
+      for (let node = x.parentElement; node && node !== document.documentElement; node = node.parentElement) {
+        const list = lists.get(node) ?? [];
+        if (list.length >= cap) continue;
+        list.push(x);
+        lists.set(node, list);
+      }
+    }
+    return lists;
+  };
+  const headingsIn = listsIn(HEADING_SELECTOR, 17);
+  const fieldsIn = listsIn('input,textarea', 6);
 
   // The most children of one kind (same tag and first class) an element lays out: a grid, a list.
   const repeatsOf = (el: Element): number => {
     const counts = new Map<string, number>();
     let most = 0;
-    for (const child of el.children) {
+    for (let c = el.firstElementChild; c; c = c.nextElementSibling) {
+      const child = c;
       const key = `${child.tagName}.${child.classList[0] ?? ''}`;
       const n = (counts.get(key) ?? 0) + 1;
       counts.set(key, n);
@@ -298,24 +502,32 @@ export function collectCandidatesInPage(args: {
     if (tag === 'fieldset') return clean(el.querySelector('legend')?.textContent);
     return clean(el.getAttribute('title'));
   };
+  const root = document.documentElement;
+  const pageWidth = Math.max(root.scrollWidth, document.body?.scrollWidth ?? 0, window.innerWidth);
   const viewportWidth = window.innerWidth;
   const viewportHeight = window.innerHeight;
   const elements: Element[] = [];
   const candidates: ElementCandidate[] = [];
   const indexOf = new Map<Element, number>();
-  const all = document.body ? document.body.querySelectorAll('*') : [];
-  for (const el of all) {
+  for (let pos = 0; pos < all.length; pos++) {
+    const el = all[pos] as Element;
     if (candidates.length >= args.max) break;
-    const tag = el.tagName.toLowerCase();
+    const tag = tagAt[pos] as string;
     if (SKIP.has(tag)) continue;
-    const role = (el.getAttribute('role') ?? '').toLowerCase();
+    const role = roleAt[pos] as string;
     if (role === 'presentation' || role === 'none') continue;
+    const owns = headingOwner.has(el);
+    const sized = tag === 'svg' || tag === 'img' || tag === 'ul' || tag === 'ol';
+    const identified = namedAt[pos] === 1 && tag !== 'a' && tag !== 'span';
+    // What can be a candidate whatever its size is decided before its box is read: most of a
+    // large page (table cells, plain text blocks) is not, and reading boxes is the listing's cost.
+    if (!STRUCTURAL.has(tag) && role === '' && !owns && !sized && !identified && tag !== 'a') continue;
     const box = boxOf(el);
     if (box.width < 24 || box.height < 16) continue;
-    const owns = headingOwner.has(el);
+    // Off the page (a settings drawer parked beyond the right edge): not what anyone sees.
+    if (box.x >= pageWidth || box.x + box.width <= 0 || box.y + box.height <= 0) continue;
     const large = box.width >= 120 && box.height >= 60;
     const block = box.width >= 60 && box.height >= 16 && box.width * box.height >= 2000;
-    const identified = el.id !== '' || el.classList.length > 0 || el.hasAttribute('data-testid');
     const eligible =
       STRUCTURAL.has(tag) ||
       role !== '' ||
@@ -323,10 +535,11 @@ export function collectCandidatesInPage(args: {
       (tag === 'svg' && large) ||
       (tag === 'img' && large) ||
       ((tag === 'ul' || tag === 'ol') && large) ||
-      (identified && block && tag !== 'svg' && !(el instanceof SVGElement) && tag !== 'a' && tag !== 'span');
+      (identified && block) ||
+      (tag === 'a' && large && surfaceOf(el));
     if (!eligible || !visible(el)) continue;
     const heading = headingOwner.get(el);
-    const inner = el.querySelectorAll(HEADING_SELECTOR);
+    const inner = headingsIn.get(el) ?? [];
     const innerTitles = titlesIn.get(el) ?? [];
     // A table's column headers are its headings: they say what it lists.
     const columnHeads =
@@ -339,15 +552,20 @@ export function collectCandidatesInPage(args: {
       .map((h) => clean(h.textContent))
       .join(' | ');
     // Placeholders and labels of a few fields say what a small form or search box is for.
-    const fields = el.querySelectorAll('input,textarea');
+    const fields = fieldsIn.get(el) ?? [];
     const hints =
       fields.length > 0 && fields.length <= 5
         ? [...fields]
             .map((f) => `${f.getAttribute('placeholder') ?? ''} ${f.getAttribute('aria-label') ?? ''}`)
             .join(' ')
         : '';
+    const drawn = chartWords.size > 0 ? chartWordsIn(el) : '';
     // biome-ignore lint/performance/useDomNodeTextContent: the rendered text (no script or style contents, no hidden parts) is what a description refers to
-    const fullText = clean(`${(el as HTMLElement).innerText ?? el.textContent} ${hints}`);
+    const raw = (el as HTMLElement).innerText ?? el.textContent ?? '';
+    // A long text (a whole page's blocks) is cleaned only as far as its start is kept: its length
+    // and its amounts of money are read from it as it is.
+    const long = raw.length > 4000;
+    const fullText = long ? clean(raw.slice(0, 2000)) : clean(`${raw} ${hints}${drawn}`);
     let parent = -1;
     for (let up = el.parentElement; up; up = up.parentElement) {
       const found = indexOf.get(up);
@@ -356,7 +574,8 @@ export function collectCandidatesInPage(args: {
         break;
       }
     }
-    const count = (selector: string) => el.querySelectorAll(selector).length;
+    const count = (kind: Kind) => held(kind, pos);
+    const surface = surfaceOf(el);
     const index = candidates.length;
     indexOf.set(el, index);
     elements.push(el);
@@ -365,10 +584,10 @@ export function collectCandidatesInPage(args: {
       tag,
       role: role || IMPLICIT_ROLES[tag] || '',
       name: nameOf(el),
-      heading: heading ? clean(heading.textContent) : '',
+      heading: heading ? headingText(heading) : '',
       headingDrawn: heading ? !realSet.has(heading) : false,
       innerHeadings,
-      innerIdent: innerIdentsOf(el),
+      innerIdent: innerIdentsOf(pos),
       charts: chartsIn(el),
       ident: clean(
         [
@@ -379,36 +598,31 @@ export function collectCandidatesInPage(args: {
         ].join(' '),
       ),
       text: fullText.slice(0, 400),
-      textLength: fullText.length,
+      textLength: long ? raw.length : fullText.length,
       contents: {
         canvas: count('canvas'),
-        svg: [...el.querySelectorAll('svg')].filter((s) => {
-          const r = s.getBoundingClientRect();
-          return r.width >= 80 && r.height >= 50;
-        }).length,
-        tables: count('table,[role="table"],[role="grid"]'),
-        forms: count('form'),
-        inputs: count('input:not([type="hidden"]):not([type="submit"]):not([type="button"]),textarea,select'),
-        passwords: count('input[type="password"]'),
-        emails: count(
-          'input[type="email"],input[autocomplete="email"],input[name*="email" i],input[placeholder*="email" i],input[aria-label*="email" i]',
-        ),
-        searches: count('input[type="search"],[role="search"],search'),
-        buttons: count('button,input[type="submit"],[role="button"]'),
-        images: count('img,picture,[role="img"]'),
-        links: count('a[href]'),
-        headings: inner.length,
-        listItems: count('li'),
-        prices: Math.min(50, fullText.match(/[$€£¥]\s?\d/g)?.length ?? 0),
+        svg: count('svg'),
+        tables: count('tables'),
+        forms: count('forms'),
+        inputs: count('inputs'),
+        passwords: count('passwords'),
+        emails: count('emails'),
+        searches: count('searches'),
+        buttons: count('buttons'),
+        images: count('images'),
+        links: count('links'),
+        headings: count('headings'),
+        listItems: count('listItems'),
+        prices: Math.min(50, (long ? raw : fullText).match(/[$€£¥]\s?\d/g)?.length ?? 0),
         repeats: repeatsOf(el),
       },
       box,
       parent,
-      surface: surfaceOf(el),
+      surface,
+      colour: surface ? colourOf(el) : '',
     });
   }
   (window as unknown as Record<string, unknown>)[args.globalName] = elements;
-  const root = document.documentElement;
   const snapshot: CandidateSnapshot = {
     candidates,
     layout: {

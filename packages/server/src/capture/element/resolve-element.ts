@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { z } from 'zod';
 import { AppError } from '../../errors/app-error.ts';
-import { chartKinds } from './chart-kinds.ts';
+import { type ChartsInPage, chartKinds } from './chart-kinds.ts';
 import type {
   CandidateContents,
   CandidateSnapshot,
@@ -113,6 +113,7 @@ const snapshotSchema = z.object({
         box: z.object({ x: num, y: num, width: num, height: num }),
         parent: z.number().int(),
         surface: z.boolean(),
+        colour: z.string().max(20),
       }),
     )
     .max(MAX_CANDIDATES),
@@ -181,6 +182,8 @@ function parseSnapshot(raw: unknown): CandidateSnapshot {
 /** Runs the page scripts of the resolver in a world of their own. */
 interface PageScripts {
   run<A, R>(script: (args: A) => R, args: A): Promise<R>;
+  /** The same script on each of several arguments, in one call (one compile, one round trip). */
+  runEach<A, R>(script: (args: A) => R, list: A[]): Promise<R[]>;
   /** A small JPEG of a box of the page (document CSS px), as a data URL, or undefined. */
   crop(box: DocumentBox): Promise<string | undefined>;
   close(): Promise<void>;
@@ -217,6 +220,18 @@ async function isolatedScripts(page: Page): Promise<PageScripts> {
         }
         return result.value;
       },
+      async runEach(script, list) {
+        const expression = `(() => { const __name = (f) => f; const script = (${script.toString()}); return ${JSON.stringify(list)}.map((args) => script(args)); })()`;
+        const { result, exceptionDetails } = await cdp.send('Runtime.evaluate', {
+          expression,
+          contextId: executionContextId,
+          returnByValue: true,
+        });
+        if (exceptionDetails) {
+          throw new Error(exceptionDetails.exception?.description ?? exceptionDetails.text);
+        }
+        return Array.isArray(result.value) ? result.value : [];
+      },
       async crop(box) {
         if (box.width < 1 || box.height < 1) return undefined;
         const scale = Math.min(1, CROP_SIDE / Math.max(box.width, box.height));
@@ -240,11 +255,24 @@ async function isolatedScripts(page: Page): Promise<PageScripts> {
   }
 }
 
-async function selectorOf(scripts: PageScripts, index: number): Promise<string | null> {
-  const selector: unknown = await scripts.run(selectorInPage, { index, globalName: CANDIDATES_GLOBAL });
-  return typeof selector === 'string' && selector.length > 0 && selector.length <= MAX_SELECTOR_LENGTH
+const checkedSelector = (selector: unknown): string | null =>
+  typeof selector === 'string' && selector.length > 0 && selector.length <= MAX_SELECTOR_LENGTH
     ? selector
     : null;
+
+async function selectorOf(scripts: PageScripts, index: number): Promise<string | null> {
+  return checkedSelector(await scripts.run(selectorInPage, { index, globalName: CANDIDATES_GLOBAL }));
+}
+
+/** The selectors of several candidates in one call (a 422 lists the best three). */
+async function selectorsOf(scripts: PageScripts, indices: number[]): Promise<(string | null)[]> {
+  const found: unknown[] = await scripts
+    .runEach(
+      selectorInPage,
+      indices.map((index) => ({ index, globalName: CANDIDATES_GLOBAL })),
+    )
+    .catch(() => []);
+  return indices.map((_, i) => checkedSelector(found[i]));
 }
 
 /**
@@ -272,7 +300,7 @@ async function resolveWith(
   scripts: PageScripts,
   query: string,
   options: ResolveElementOptions,
-  kinds: { canvas: string[][]; echarts: string[][] },
+  kinds: ChartsInPage,
 ): Promise<ElementResolution> {
   const threshold = options.threshold ?? ELEMENT_CONFIDENCE_THRESHOLD;
   const raw = await scripts.run(collectCandidatesInPage, {
@@ -280,6 +308,8 @@ async function resolveWith(
     globalName: CANDIDATES_GLOBAL,
     canvasKinds: kinds.canvas,
     echartsKinds: kinds.echarts,
+    canvasWords: kinds.canvasWords,
+    echartsWords: kinds.echartsWords,
   });
   const snapshot = parseSnapshot(raw);
   const ranked = scoreCandidates(query, snapshot.candidates, snapshot.layout);
@@ -316,8 +346,10 @@ async function resolveWith(
 
   if (!chosen || chosen.score < threshold || refused) {
     const best = ranked.slice(0, FAILURE_CANDIDATES);
-    const selectors = [];
-    for (const b of best) selectors.push(await selectorOf(scripts, b.candidate.index).catch(() => null));
+    const selectors = await selectorsOf(
+      scripts,
+      best.map((b) => b.candidate.index),
+    );
     throw notFound(query, best, threshold, selectors);
   }
   const selector = await selectorOf(scripts, chosen.candidate.index);

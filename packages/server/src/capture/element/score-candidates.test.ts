@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CandidateContents, ElementCandidate, PageLayout } from './element-candidate.ts';
-import { parseQuery, scoreCandidates, tokenize } from './score-candidates.ts';
+import { colourFits, parseDescription, parseQuery, scoreCandidates, tokenize } from './score-candidates.ts';
 
 const LAYOUT: PageLayout = {
   viewportWidth: 1280,
@@ -45,6 +45,7 @@ function candidate(
     textLength: text.length,
     parent: -1,
     surface: false,
+    colour: '',
     box: { x: 0, y: 1000, width: 1000, height: 400 },
     ...fields,
     text,
@@ -110,5 +111,77 @@ describe('scoreCandidates', () => {
     const items = [0, 1, 2].map(() => candidate({ ident: 'feature', parent: features.index }));
     expect(scoreCandidates('the spaceship', [features, ...items], LAYOUT)).toEqual([]);
     expect(scoreCandidates('features', [features, ...items], LAYOUT)[0]?.candidate).toBe(features);
+  });
+});
+
+describe('issue 33, second stop: colours, sizes, brands, strips, breadcrumbs', () => {
+  it('reads colour words against a block colour, size words apart, and a brand as one word', () => {
+    expect(colourFits('yellow', '246 194 62')).toBe(true);
+    expect(colourFits('yellow', '78 115 223')).toBe(false);
+    expect(colourFits('blue', '78 115 223')).toBe(true);
+    expect(colourFits('dark', '47 53 58')).toBe(true);
+    expect(colourFits('green', '255 255 255')).toBe(false);
+    const big = parseDescription('the big line graph');
+    expect(big.size).toBe('large');
+    expect(big.terms.map((t) => t.word)).toEqual(['line', 'graph']);
+    expect(parseDescription('the dark mode switch').terms.find((t) => t.word === 'dark')?.colour).toBe(
+      undefined,
+    );
+    expect(parseQuery('the LinkedIn card').map((t) => t.word)).toEqual(['linkedin', 'card']);
+    // "The revenue bars" are one chart's bars, not several things.
+    expect(parseQuery('the revenue bars').find((t) => t.word === 'bars')?.plural).toBe(false);
+  });
+
+  it('finds the block of a colour, and a card by what its header strip says', () => {
+    const blue = candidate({
+      surface: true,
+      colour: '78 115 223',
+      box: { x: 0, y: 100, width: 260, height: 160 },
+    });
+    const yellow = candidate({
+      surface: true,
+      colour: '246 194 62',
+      box: { x: 300, y: 100, width: 260, height: 160 },
+    });
+    expect(scoreCandidates('the yellow card', [blue, yellow], LAYOUT)[0]?.candidate).toBe(yellow);
+    const card = candidate({
+      surface: true,
+      ident: 'brand-card',
+      box: { x: 0, y: 800, width: 266, height: 183 },
+    });
+    const strip = candidate({
+      ident: 'brand-card-header bg-twitter',
+      surface: true,
+      parent: card.index,
+      box: { x: 1, y: 801, width: 264, height: 96 },
+    });
+    const body = candidate({
+      ident: 'brand-card-body',
+      text: '973k followers',
+      parent: card.index,
+      box: { x: 1, y: 897, width: 264, height: 85 },
+    });
+    expect(scoreCandidates('the twitter followers box', [card, strip, body], LAYOUT)[0]?.candidate).toBe(
+      card,
+    );
+  });
+
+  it('keeps breadcrumbs apart from other navigation', () => {
+    const sidebar = candidate({
+      tag: 'nav',
+      role: 'navigation',
+      text: 'Dashboard Breadcrumb Cards Carousel Forms',
+      contents: { links: 5 },
+      box: { x: 0, y: 60, width: 200, height: 1200 },
+    });
+    const crumbs = candidate({
+      tag: 'ol',
+      role: 'list',
+      ident: 'breadcrumb',
+      text: 'Home Admin Dashboard',
+      contents: { links: 2 },
+      box: { x: 250, y: 60, width: 1000, height: 46 },
+    });
+    expect(scoreCandidates('the breadcrumbs', [sidebar, crumbs], LAYOUT)[0]?.candidate).toBe(crumbs);
   });
 });

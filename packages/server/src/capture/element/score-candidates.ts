@@ -3,6 +3,8 @@ import type { ElementCandidate, PageLayout } from './element-candidate.ts';
 import {
   CHART_KINDS,
   COLLECTIVE_WORDS,
+  COLOUR_WORDS,
+  CONTAINER_NOUNS,
   ELEMENT_CONCEPTS,
   type ElementConcept,
   FILLER_WORDS,
@@ -13,6 +15,7 @@ import {
   PRICE_ORDER,
   SECTION_WORDS,
   SET_NOUNS,
+  SIZE_WORDS,
 } from './element-vocabulary.ts';
 import {
   findGroup,
@@ -38,6 +41,8 @@ export interface QueryTerm {
   optional?: boolean;
   /** Said after "with" / "containing": something inside the element ("the card with X"). */
   content?: boolean;
+  /** A colour word ("the yellow card"): met by a block showing that colour. */
+  colour?: string;
 }
 
 /** A description taken apart: its words, and the ordinal, place and context it gives. */
@@ -53,15 +58,30 @@ export interface ParsedQuery {
   priceOrder?: 'min' | 'max';
   /** The description asks for a whole section ("the blog section"). */
   wantsSection: boolean;
+  /** "The big chart", "the small cards": size decides between equally good matches. */
+  size?: 'large' | 'small';
 }
 
-/** Lower-case, phrases joined, camelCase and kebab/snake identifiers split into words. */
-export function tokenize(text: string): string[] {
-  let s = text
-    .replace(/([a-z])([A-Z])/g, '$1 $2')
+/**
+ * The joined phrases as one pattern (one pass over a text instead of one per phrase: every
+ * candidate's every field is tokenized), and each phrase anchored, to tell which one matched.
+ */
+const JOINED_ANY = new RegExp(JOINED_PHRASES.map(([p]) => `(?:${p.source})`).join('|'), 'g');
+const JOINED_EACH = JOINED_PHRASES.map(([p, joined]): [RegExp, string] => [
+  new RegExp(`^(?:${p.source})$`),
+  joined,
+]);
+const joinPhrase = (match: string) => JOINED_EACH.find(([p]) => p.test(match))?.[1] ?? match;
+
+/**
+ * Lower-case, phrases joined, kebab/snake identifiers split into words, and camelCase ones too
+ * (on the page's side: a description's "LinkedIn" is one word, not "linked in").
+ */
+export function tokenize(text: string, splitCamel = true): string[] {
+  const s = (splitCamel ? text.replace(/([a-z])([A-Z])/g, '$1 $2') : text)
     .toLowerCase()
-    .replace(/(\p{L})['’]s\b/gu, '$1');
-  for (const [pattern, joined] of JOINED_PHRASES) s = s.replace(pattern, joined);
+    .replace(/(\p{L})['’]s\b/gu, '$1')
+    .replace(JOINED_ANY, joinPhrase);
   return s.split(/[^\p{L}\p{N}]+/u).filter((w) => w.length > 0);
 }
 
@@ -89,6 +109,15 @@ const CHART_NOUNS = new Set([
   'diagram',
   'visualization',
 ]);
+const CHART_ONLY_WORDS = new Set([
+  'bars',
+  'pie',
+  'donut',
+  'doughnut',
+  'histogram',
+  'sparkline',
+  'sparklines',
+]);
 const CONTEXT_WORDS = new Set(['in', 'inside', 'within', 'under', 'from']);
 const CONTENT_WORDS = new Set(['with', 'containing', 'holding', 'showing', 'has', 'having', 'featuring']);
 const conceptWords = new Set(ELEMENT_CONCEPTS.flatMap((c) => c.words));
@@ -106,7 +135,10 @@ function termOf(word: string, chartQuery: boolean): QueryTerm {
     synonyms,
     concepts: concepts.map((c) => c.concept),
     ...(kind && (chartQuery || word !== 'area') ? { chartKind: kind } : {}),
-    plural: (s !== word && word.endsWith('s') && !word.endsWith('ss')) || COLLECTIVE_WORDS.has(word),
+    // "The revenue bars" are the bars of one chart, not several things.
+    plural:
+      !(kind && chartQuery) &&
+      ((s !== word && word.endsWith('s') && !word.endsWith('ss')) || COLLECTIVE_WORDS.has(word)),
   };
 }
 
@@ -121,8 +153,9 @@ export function parseQuery(query: string): QueryTerm[] {
  * lies in, and each remaining word stemmed with its concept's synonyms.
  */
 export function parseDescription(query: string): ParsedQuery {
-  const words = tokenize(query);
-  const chartQuery = words.some((w) => CHART_NOUNS.has(w));
+  const words = tokenize(query, false);
+  // A chart noun, or a word only charts are ("the revenue bars", "the pie").
+  const chartQuery = words.some((w) => CHART_NOUNS.has(w) || CHART_ONLY_WORDS.has(w));
   let ordinal: number | undefined;
   const positions: string[] = [];
   let main = words;
@@ -142,6 +175,7 @@ export function parseDescription(query: string): ParsedQuery {
   }
   const wantsSection = main.some((w) => SECTION_WORDS.has(w));
   let priceOrder: 'min' | 'max' | undefined;
+  let size: 'large' | 'small' | undefined;
   const seen = new Set<string>();
   const terms: QueryTerm[] = [];
   const meaningful = main.filter((w) => !FILLER_WORDS.has(w));
@@ -163,6 +197,10 @@ export function parseDescription(query: string): ParsedQuery {
       positions.push(word);
       continue;
     }
+    if (SIZE_WORDS.has(word) && size === undefined && meaningful.some((w) => !SIZE_WORDS.has(w))) {
+      size = SIZE_WORDS.get(word);
+      continue;
+    }
     const chartKind = chartQuery && CHART_KINDS.has(word);
     // Filler is dropped, except a filler word that is all the description has ("the about
     // section") or a chart kind in a chart description ("the area chart").
@@ -173,6 +211,9 @@ export function parseDescription(query: string): ParsedQuery {
     seen.add(term.stem);
     if (OPTIONAL_WORDS.has(word)) term.optional = true;
     if (withAt > 0 && i > withAt) term.content = true;
+    // A colour word, unless it names a theme ("the dark mode switch").
+    if (COLOUR_WORDS.has(word) && !['mode', 'theme', 'themes'].includes(main[i + 1] ?? ''))
+      term.colour = word;
     terms.push(term);
   }
   // A description that is only place words ("the top") keeps them as words.
@@ -187,7 +228,27 @@ export function parseDescription(query: string): ParsedQuery {
     positions,
     context,
     wantsSection,
+    ...(size ? { size } : {}),
   };
+}
+
+/** Whether a colour ("r g b") is what a colour word names. */
+export function colourFits(word: string, rgb: string): boolean {
+  const want = COLOUR_WORDS.get(word);
+  const parts = rgb.split(' ').map(Number);
+  if (!want || parts.length !== 3 || parts.some((n) => !Number.isFinite(n))) return false;
+  const [r, g, b] = parts.map((n) => n / 255) as [number, number, number];
+  const max = Math.max(r, g, b);
+  const min = Math.min(r, g, b);
+  const light = (max + min) / 2;
+  if (want.dark) return light < 0.25;
+  if (want.light) return light > 0.9;
+  const d = max - min;
+  const sat = d === 0 ? 0 : d / (1 - Math.abs(2 * light - 1));
+  if (sat < 0.25 || light < 0.15 || light > 0.9) return false;
+  let hue = max === r ? ((g - b) / d) % 6 : max === g ? (b - r) / d + 2 : (r - g) / d + 4;
+  hue = (hue * 60 + 360) % 360;
+  return (want.hues ?? []).some(([lo, hi]) => hue >= lo && hue <= hi);
 }
 
 /** How strongly each kind of evidence says "this element is what the word means". */
@@ -226,18 +287,28 @@ interface StemmedCandidate {
   innerIdent: Set<string>;
 }
 
-function stems(text: string): Set<string> {
-  return new Set(tokenize(text).map(stem));
+function stems(text: string, seen?: Map<string, Set<string>>): Set<string> {
+  const known = seen?.get(text);
+  if (known) return known;
+  const found = new Set(tokenize(text).map(stem));
+  // A camelCase word is also itself ("LinkedIn" on the page meets "linkedin" in a description).
+  for (const w of text.match(/\p{L}*\p{Ll}\p{Lu}\p{L}*/gu) ?? []) found.add(stem(w.toLowerCase()));
+  seen?.set(text, found);
+  return found;
 }
 
-function stemmedFields(c: ElementCandidate): StemmedCandidate {
+/**
+ * The stems of a candidate's fields. `seen` shares them between candidates with the same text (a
+ * page repeats its cards' classes and texts); the sets are only read.
+ */
+function stemmedFields(c: ElementCandidate, seen?: Map<string, Set<string>>): StemmedCandidate {
   return {
-    name: stems(c.name),
-    heading: stems(c.heading),
-    ident: stems(c.ident),
-    innerHeadings: stems(c.innerHeadings),
-    text: stems(c.text),
-    innerIdent: stems(c.innerIdent),
+    name: stems(c.name, seen),
+    heading: stems(c.heading, seen),
+    ident: stems(c.ident, seen),
+    innerHeadings: stems(c.innerHeadings, seen),
+    text: stems(c.text, seen),
+    innerIdent: stems(c.innerIdent, seen),
   };
 }
 
@@ -279,7 +350,7 @@ function termScore(
   f: StemmedCandidate,
   layout: PageLayout,
   repeated: boolean,
-): { words: number; all: number; own: number } {
+): TermEvidence {
   const textWeight = c.textLength <= SHORT_TEXT ? FIELD_WEIGHTS.shortText : FIELD_WEIGHTS.longText;
   // A heading over almost nothing (a page title block) names the page, not the block.
   // (A small card showing a title and a figure is a whole thing, though.)
@@ -291,8 +362,19 @@ function termScore(
     c.contents.buttons + c.contents.inputs + c.contents.canvas + c.contents.svg + c.contents.tables === 0 &&
     c.contents.images === 0 &&
     c.contents.headings <= 1;
+  // An image's alternative text says what it shows, and a field's or a button's label what it
+  // does, not which part of the page they are ("the sidebar" is not the illustration whose alt
+  // is "sidebar_illustration", "the employees table" not the field labelled "Search within table").
+  const pictureName =
+    (c.tag === 'img' || c.tag === 'svg' || c.tag === 'picture') &&
+    !term.concepts.some((x) => x.id === 'image' || x.id === 'icons' || x.id === 'logos');
+  const controlName =
+    ['input', 'select', 'textarea', 'button'].includes(c.tag) &&
+    !term.concepts.some((x) =>
+      ['form', 'search', 'buttons', 'signin', 'signup', 'newsletter'].includes(x.id),
+    );
   const words = [
-    FIELD_WEIGHTS.name * hit(f.name, term),
+    (pictureName || controlName ? 0.5 : FIELD_WEIGHTS.name) * hit(f.name, term),
     (titleOnly ? 0.6 : f.heading.size > 4 ? SENTENCE_HEADING : FIELD_WEIGHTS.heading) *
       (c.headingDrawn ? DRAWN_HEADING : 1) *
       hit(f.heading, term),
@@ -302,6 +384,7 @@ function termScore(
     FIELD_WEIGHTS.innerIdent * hit(f.innerIdent, term),
   ];
   const structure: number[] = [];
+  if (term.colour && c.colour !== '' && colourFits(term.colour, c.colour)) structure.push(0.9);
   if (term.chartKind) {
     // What the chart draws decides between two charts; a chart of another kind is not it.
     if (c.charts.includes(term.chartKind)) structure.push(1);
@@ -313,7 +396,12 @@ function termScore(
     if (concept.structure) structure.push(concept.structure(c, layout));
   }
   const w = noisyOr(words);
-  return { words: w, all: noisyOr([w, ...structure]), own: Math.max(words[0] ?? 0, words[1] ?? 0) };
+  return {
+    words: w,
+    all: noisyOr([w, ...structure]),
+    own: Math.max(words[0] ?? 0, words[1] ?? 0),
+    text: c.textLength <= SHORT_TEXT ? hit(f.text, term) : 0,
+  };
 }
 
 export interface ScoredCandidate {
@@ -341,7 +429,12 @@ const INHERITED = 0.5;
 /** How much less a group of items counts per level between it and the container holding it. */
 const GROUP_DEPTH_FACTOR = 0.9;
 
-type TermEvidence = { words: number; all: number; own: number };
+/**
+ * One word's evidence for one candidate: its words' (`words`), with its structure and kind
+ * (`all`), its own name or heading (`own`), and how far its short text says the word (`text`),
+ * each 0..1.
+ */
+type TermEvidence = { words: number; all: number; own: number; text: number };
 
 /**
  * Scores every candidate against the description and returns them best first. Per word, the best
@@ -375,7 +468,8 @@ export function scoreCandidates(
     list.push(c);
     children.set(c.parent, list);
   }
-  const fields = new Map(candidates.map((c) => [c.index, stemmedFields(c)]));
+  const seenTexts = new Map<string, Set<string>>();
+  const fields = new Map(candidates.map((c) => [c.index, stemmedFields(c, seenTexts)]));
   const scoreTerms = (list: readonly QueryTerm[]) => {
     const matrix = new Map<number, TermEvidence[]>();
     for (const c of candidates) {
@@ -408,7 +502,7 @@ export function scoreCandidates(
   let specific = 0;
   let specificMatched = 0;
   terms.forEach((t, ti) => {
-    if (t.concepts.length > 0 || t.chartKind) return;
+    if (t.concepts.length > 0 || t.chartKind || t.colour) return;
     specific++;
     if (matchedAnywhere(ti)) specificMatched++;
   });
@@ -495,9 +589,54 @@ export function scoreCandidates(
   const headPlural = !counting && terms.filter((t) => !t.content).at(-1)?.plural === true;
   const head = terms.filter((t) => !t.content).at(-1);
   const headSingular =
-    head && !head.plural && !counting && terms.length > 1 && head.concepts.length > 0
+    head &&
+    !head.plural &&
+    !counting &&
+    terms.length > 1 &&
+    head.concepts.length > 0 &&
+    !CONTAINER_NOUNS.has(head.word)
       ? terms.indexOf(head)
       : -1;
+  // A card's header strip (its first child, across its top) is part of the card: what the strip
+  // says (a class, a title, a brand) the card says too, and the strip alone is a fragment unless
+  // the description asks for a header.
+  const stripOf = new Map<number, ElementCandidate>();
+  for (const c of candidates) {
+    const first = children.get(c.index)?.[0];
+    if (
+      first &&
+      c.surface &&
+      (children.get(c.index)?.length ?? 0) >= 2 &&
+      first.box.y - c.box.y <= 4 &&
+      first.box.width >= c.box.width * 0.9 &&
+      first.box.height <= c.box.height * 0.6
+    )
+      stripOf.set(c.index, first);
+  }
+  const strips = new Set([...stripOf.values()].map((x) => x.index));
+  // A bar across the top of the page (a header, a banner) holding one small menu is the
+  // navigation bar: it says what its menu says, and the menu alone is a piece of it.
+  const menuOf = new Map<number, ElementCandidate>();
+  for (const c of candidates) {
+    if (!(c.tag === 'header' || c.role === 'banner') || c.box.y > 200 || c.box.height > 200) continue;
+    const menus: ElementCandidate[] = [];
+    const visit = (x: ElementCandidate, depth: number) => {
+      for (const k of children.get(x.index) ?? []) {
+        if (k.role === 'navigation') menus.push(k);
+        else if (depth < 3) visit(k, depth + 1);
+      }
+    };
+    visit(c, 0);
+    const menu = menus[0];
+    if (menus.length === 1 && menu && menu.box.width * menu.box.height < c.box.width * c.box.height * 0.6)
+      menuOf.set(c.index, menu);
+  }
+  const menus = new Set([...menuOf.values()].map((x) => x.index));
+  const navigationTerm = (t: QueryTerm) => t.concepts.some((x) => x.id === 'navigation');
+  const asksForSmall = terms.some((t) =>
+    t.concepts.some((x) => ['icons', 'buttons', 'logos', 'search', 'form', 'toggle'].includes(x.id)),
+  );
+  const asksForStrip = terms.some((t) => /^(header|heading|title|strip|top|headerbar)$/.test(t.word));
   const kinds = terms.filter((t) => t.chartKind).map((t) => t.chartKind as string);
   const scored: ScoredCandidate[] = [];
   for (const c of candidates) {
@@ -511,15 +650,27 @@ export function scoreCandidates(
     let sum = 0;
     let weights = 0;
     let best = 0;
+    const strip = stripOf.get(c.index);
+    const stripRow = strip ? matrix.get(strip.index) : undefined;
+    const menu = menuOf.get(c.index);
+    const menuRow = menu ? matrix.get(menu.index) : undefined;
+    // Several of the description's words together in one short text ("visits" and "bounce rate"
+    // in one summary row) say more than each alone.
+    const together = row.filter((e) => e.text >= PREFIX_FACTOR).length;
     terms.forEach((term, ti) => {
       let t = Math.max(row[ti]?.all ?? 0, inherited(c, ti));
+      if (stripRow) t = Math.max(t, (stripRow[ti]?.words ?? 0) * 0.9);
+      if (menuRow && navigationTerm(term)) t = Math.max(t, menuRow[ti]?.all ?? 0);
+      if (together >= 2 && (row[ti]?.text ?? 0) >= PREFIX_FACTOR)
+        t = Math.max(t, Math.min(0.75, 0.45 + 0.15 * (together - 1)));
       if ((term.plural || headPlural) && !counting) {
         const own = c.heading.toLowerCase().includes(term.word) || c.name.toLowerCase().includes(term.word);
         t = Math.max(t * (member && !own && term.plural ? 0.75 : 1), groupEvidence(c, ti));
       }
       if (term.content) t = Math.max(t, anyInside(c, ti));
       // Words outside the common vocabulary (a name, a topic) tell elements apart best.
-      const weight = (term.content ? 0.6 : 1) * (term.concepts.length === 0 && !term.chartKind ? 1.5 : 1);
+      const weight =
+        (term.content ? 0.6 : 1) * (term.concepts.length === 0 && !term.chartKind && !term.colour ? 1.5 : 1);
       sum += t * weight;
       weights += weight;
       best = Math.max(best, t);
@@ -531,7 +682,19 @@ export function scoreCandidates(
     if (kinds.length > 0 && c.charts.length > 0 && !kinds.some((k) => c.charts.includes(k))) score *= 0.6;
     const area = c.box.width * c.box.height;
     if (area > pageArea * 0.85 || c.tag === 'main' || c.tag === 'body') score *= 0.6;
-    if (!isComponent(c)) score *= 0.85;
+    // A fragment counts less than a whole component, unless the words ask for that kind of
+    // element ("the product photo" is an image).
+    const askedKind = terms.some((t) =>
+      t.concepts.some((x) => x.tags?.includes(c.tag) || (c.role !== '' && x.roles?.includes(c.role))),
+    );
+    if (
+      (!isComponent(c) && !askedKind) ||
+      (strips.has(c.index) && !asksForStrip) ||
+      (menus.has(c.index) && terms.some(navigationTerm))
+    )
+      score *= 0.85;
+    // An icon-sized element (a glyph, a badge) is rarely what is meant unless asked for.
+    if (c.box.width * c.box.height < 2500 && !askedKind && !asksForSmall) score *= 0.8;
     if (headPlural && member) score *= 0.85;
     // A singular noun ("the quote", "the plan") asks for one item, not the block holding several.
     if (headSingular >= 0 && groupEvidence(c, headSingular, true) >= 0.5) score *= 0.85;
@@ -543,14 +706,16 @@ export function scoreCandidates(
     if (score > 0) scored.push({ candidate: c, score });
   }
   // Equal evidence: the element that owns a heading (a real one before a drawn title), then the
-  // smaller (tighter) one.
+  // smaller (tighter) one; "the big ..." takes the larger one.
   const owns = (c: ElementCandidate) => (c.heading === '' ? 0 : c.headingDrawn ? 1 : 2);
+  const areaOf = (c: ElementCandidate) => c.box.width * c.box.height;
   scored.sort((a, b) => {
     if (Math.abs(b.score - a.score) > 1e-6) return b.score - a.score;
+    if (parsed.size === 'large') return areaOf(b.candidate) - areaOf(a.candidate);
     const ownA = owns(a.candidate);
     const ownB = owns(b.candidate);
     if (ownA !== ownB) return ownB - ownA;
-    return a.candidate.box.width * a.candidate.box.height - b.candidate.box.width * b.candidate.box.height;
+    return areaOf(a.candidate) - areaOf(b.candidate);
   });
   if (counting) return pickItem(scored, parsed, children, byIndex, layout.documentWidth, likeMemo);
   return scored;
@@ -585,10 +750,28 @@ function pickItem(
   const top = scored[0];
   if (!top) return scored;
   const ordinal = parsed.ordinal ?? 1;
+  const scoreOf = new Map(scored.map((x) => [x.candidate.index, x.score]));
+  // The group counted in is the one whose items best fit the words (the cards of "the second
+  // card", not the author lines inside them): of the groups the best candidates belong to or
+  // hold, the one with the highest mean score of its items, whole components first.
+  const options: { s: ScoredCandidate; group: ElementCandidate[]; fit: number }[] = [];
   for (const s of scored.slice(0, 8)) {
     if (s.score < top.score * 0.75) break;
     const group = findGroup(s.candidate, children, byIndex, pageWidth, likeMemo);
     if (group.length < 2 || group.length < ordinal) continue;
+    // An item's score: its own, or that of what fills it (a grid column and its card).
+    const itemScore = (g: ElementCandidate) => {
+      let best = scoreOf.get(g.index) ?? 0;
+      for (let x = children.get(g.index); x?.length === 1 && x[0]; x = children.get(x[0].index))
+        best = Math.max(best, scoreOf.get(x[0].index) ?? 0);
+      return best;
+    };
+    const mean = group.reduce((sum, g) => sum + itemScore(g), 0) / group.length;
+    const whole = group.every(isComponent);
+    options.push({ s, group, fit: mean * (whole ? 1 : 0.9) });
+  }
+  options.sort((a, b) => b.fit - a.fit);
+  for (const { s, group } of options) {
     let item: ElementCandidate | undefined;
     if (parsed.priceOrder) {
       const priced = group.map((g) => ({ g, p: priceOf(g) })).filter((x) => x.p !== null);
