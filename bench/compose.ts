@@ -1,4 +1,5 @@
 import type { CDPSession, Page } from 'playwright-core';
+import { resolveStyle } from '../packages/server/src/captures/resolve/resolve-style.ts';
 import { loadBrowserFonts } from '../packages/server/src/compose/renderers/browser/fonts.ts';
 import { renderInBrowser } from '../packages/server/src/compose/renderers/browser/render-in-browser.ts';
 import {
@@ -6,7 +7,6 @@ import {
   type RawInput,
   renderRaster,
 } from '../packages/server/src/compose/renderers/raster/render-raster.ts';
-import { resolveStyle } from '../packages/server/src/compose/resolve-style.ts';
 import { buildScene } from '../packages/server/src/compose/scene.ts';
 import { loadFontCatalogue } from '../packages/server/src/compose/text/font-catalogue.ts';
 import { configureSharp } from '../packages/server/src/encode/configure-sharp.ts';

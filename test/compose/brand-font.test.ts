@@ -7,7 +7,7 @@ import type { FontFaceSource } from '../../packages/server/src/ai/ai-types.ts';
 import { createBuiltinProvider } from '../../packages/server/src/ai/builtin-provider.ts';
 import type { BrowserPool } from '../../packages/server/src/capture/browser-pool.ts';
 import type { PageCapture } from '../../packages/server/src/capture/page-capture-options.ts';
-import type { ResolvedStyle } from '../../packages/server/src/compose/resolve-style.ts';
+import type { ResolvedStyle } from '../../packages/server/src/captures/resolve/resolve-style.ts';
 import { createGuardedFetch } from '../../packages/server/src/netpolicy/guarded-fetch.ts';
 import { createTargetPolicy } from '../../packages/server/src/netpolicy/target-policy.ts';
 import { captureFixture } from '../ai/ai-fixtures.ts';

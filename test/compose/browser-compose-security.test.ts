@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { CDPSession, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserPool } from '../../packages/server/src/capture/browser-pool.ts';
+import { resolveStyle } from '../../packages/server/src/captures/resolve/resolve-style.ts';
 import {
   type BrowserFonts,
   loadBrowserFonts,
@@ -13,7 +14,6 @@ import {
 } from '../../packages/server/src/compose/renderers/browser/render-in-browser.ts';
 import { COMPOSE_CSP } from '../../packages/server/src/compose/renderers/browser/scene-html.ts';
 import type { RawInput } from '../../packages/server/src/compose/renderers/raster/render-raster.ts';
-import { resolveStyle } from '../../packages/server/src/compose/resolve-style.ts';
 import { buildScene } from '../../packages/server/src/compose/scene.ts';
 import {
   type FontCatalogue,

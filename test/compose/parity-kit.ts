@@ -1,6 +1,11 @@
 import { afterAll, beforeAll } from 'vitest';
 import type { BrowserPool } from '../../packages/server/src/capture/browser-pool.ts';
 import {
+  type ResolvedStyle,
+  resolveStyle,
+  type StyleRequest,
+} from '../../packages/server/src/captures/resolve/resolve-style.ts';
+import {
   type BrowserFonts,
   loadBrowserFonts,
 } from '../../packages/server/src/compose/renderers/browser/fonts.ts';
@@ -13,11 +18,6 @@ import {
   type RawInput,
   renderRaster,
 } from '../../packages/server/src/compose/renderers/raster/render-raster.ts';
-import {
-  type ResolvedStyle,
-  resolveStyle,
-  type StyleRequest,
-} from '../../packages/server/src/compose/resolve-style.ts';
 import { buildScene, type ScreenshotInfo } from '../../packages/server/src/compose/scene.ts';
 import type { RawImage } from '../../packages/server/src/image/raw-image.ts';
 import { testPool } from '../support/capture-test-kit.ts';

@@ -1,4 +1,5 @@
 import { beforeAll } from 'vitest';
+import { resolveStyle, type StyleRequest } from '../../packages/server/src/captures/resolve/resolve-style.ts';
 import { pageTopColor, pageTopRows } from '../../packages/server/src/compose/page-top-color.ts';
 import {
   type ComposeCache,
@@ -6,7 +7,6 @@ import {
   type RawInput,
   renderRaster,
 } from '../../packages/server/src/compose/renderers/raster/render-raster.ts';
-import { resolveStyle, type StyleRequest } from '../../packages/server/src/compose/resolve-style.ts';
 import { buildScene, type ScreenshotInfo } from '../../packages/server/src/compose/scene.ts';
 import {
   type FontCatalogue,

@@ -107,7 +107,7 @@ export const deliveryFieldsShape = {
 const FULL_PAGE_ON = { required: ['full_page'], properties: { full_page: { const: true } } };
 
 /**
- * Combinations of the target fields the server refuses with 400 (captures/resolve-page.ts), in
+ * Combinations of the target fields the server refuses with 400 (captures/resolve/resolve-page.ts), in
  * JSON Schema so that a client reading the document can see them. `url` is required unless
  * `site` is given (`if`/`then`, which the object's own `required` cannot say; an `anyOf` of two
  * `required` lists would say it too, but openapi-typescript turns that into `unknown`).

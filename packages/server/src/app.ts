@@ -29,6 +29,7 @@ import { type CaptureService, createCaptureService } from './captures/capture-se
 import { createCaptureRunner } from './captures/run-capture.ts';
 import { type Clock, systemClock } from './clock.ts';
 import { type ClosedStep, closeAll } from './close-all.ts';
+import { browserRenderer, createComposeStage, rasterRenderer } from './compose/compose-stage.ts';
 import { loadBrowserFonts } from './compose/renderers/browser/fonts.ts';
 import type { PageRunner } from './compose/renderers/browser/render-in-browser.ts';
 import { createBrowserTextDrawer } from './compose/renderers/browser/text-in-browser.ts';
@@ -79,7 +80,6 @@ import { createProjectService, type ProjectService } from './projects/project-se
 import { createEmbeddedJobQueue } from './queue/embedded-job-queue.ts';
 import type { JobQueue, JobQueueSettings } from './queue/job-queue.ts';
 import { createBackgroundImages } from './render/background-images.ts';
-import { browserRenderer, createComposeStage, rasterRenderer } from './render/compose-stage.ts';
 import { createRenderStages } from './render/render-stages.ts';
 import { loadMasterKey } from './secrets/master-key.ts';
 import { createSealedBox } from './secrets/sealed-box.ts';

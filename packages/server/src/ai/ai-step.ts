@@ -1,6 +1,6 @@
 import { type BrandTitleFont, brandTitleFont, projectTitleFont, webFontOf } from '../brand/brand-font.ts';
 import type { PageCapture } from '../capture/page-capture-options.ts';
-import { resolveStyle } from '../compose/resolve-style.ts';
+import { resolveStyle } from '../captures/resolve/resolve-style.ts';
 import type { ResolvedStyle, StyleRequest } from '../compose/style-types.ts';
 import type { GuardedFetch } from '../netpolicy/guarded-fetch.ts';
 import type { BlobStore } from '../storage/blob-store.ts';

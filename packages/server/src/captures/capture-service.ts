@@ -11,8 +11,8 @@ import type { Credits, Reservation } from '../billing/credits.ts';
 import { AppError, invalidParam, notFound } from '../errors/app-error.ts';
 import type { BlobStore, StoredBlob } from '../storage/blob-store.ts';
 import { renderKey } from '../storage/render-key.ts';
-import { aiCostOf, resolveCaptureFields } from './resolve-capture.ts';
-import { targetUrlOf } from './resolve-page.ts';
+import { aiCostOf, resolveCaptureFields } from './resolve/resolve-capture.ts';
+import { targetUrlOf } from './resolve/resolve-page.ts';
 import type { CaptureDelivery, ResolvedCapture } from './resolved-capture.ts';
 import type { CaptureRunner } from './run-capture.ts';
 

@@ -2,7 +2,7 @@ import { CAPTURE_LIMITS, OUTPUT_FORMATS } from '@vitrine/contract';
 import { z } from 'zod';
 import type { AiPlan } from '../ai/ai-plan.ts';
 import type { PageCaptureOptions } from '../capture/page-capture-options.ts';
-import type { ResolvedStyle } from '../compose/resolve-style.ts';
+import type { ResolvedStyle } from '../compose/style-types.ts';
 import { AppError } from '../errors/app-error.ts';
 import type { RenderOutputSettings } from '../render/run-render.ts';
 

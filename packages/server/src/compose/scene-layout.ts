@@ -9,9 +9,9 @@ import { layoutProjection } from './camera/scene-layer.ts';
 import { cropToRatio, expandToRatio, heightForWidth } from './canvas-geometry.ts';
 import type { Rgba } from './css/css-color.ts';
 import { type DevicePlan, planDevice } from './frames/device-layer.ts';
-import type { ResolvedStyle } from './resolve-style.ts';
 import { buildTitleBlock } from './scene-text.ts';
 import type { Rect } from './scene-types.ts';
+import type { ResolvedStyle } from './style-types.ts';
 import type { TextMeasurer } from './text/text-layout.ts';
 
 /** The capture as the compose stage receives it: pixel size and the DPR it was taken at. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { resolveStyle } from '../captures/resolve/resolve-style.ts';
 import { AppError } from '../errors/app-error.ts';
-import { resolveStyle } from './resolve-style.ts';
 import { buildScene } from './scene.ts';
 import { SHADOW_PRESETS } from './shadow-presets.ts';
 

@@ -4,7 +4,7 @@ import type { AiOutcome } from '../ai/ai-step.ts';
 import type { PageAuth } from '../capture/page-auth.ts';
 import type { PageCaptureCache } from '../capture/page-capture-cache.ts';
 import type { PageCapture, PageCaptureOptions } from '../capture/page-capture-options.ts';
-import type { ResolvedStyle } from '../compose/resolve-style.ts';
+import type { ResolvedStyle } from '../compose/style-types.ts';
 import type { EncodedImage } from '../encode/encode-image.ts';
 import type { RawImage } from '../image/raw-image.ts';
 

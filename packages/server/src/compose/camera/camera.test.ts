@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { resolveStyle } from '../../captures/resolve/resolve-style.ts';
 import { evalStops, levelStops, maskParam, planDepthBlur } from '../effects/depth-blur-mask.ts';
 import { warpOnto } from '../effects/homography-warp.ts';
-import { resolveStyle } from '../resolve-style.ts';
 import { buildScene } from '../scene.ts';
 import { apply, corners, invert, mul3, quadToQuad, rotation, translate } from './camera-math.ts';
 import { CAMERA_PRESETS, resolveCamera } from './camera-presets.ts';

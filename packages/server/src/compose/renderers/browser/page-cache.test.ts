@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { CDPSession, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { resolveStyle } from '../../resolve-style.ts';
+import { resolveStyle } from '../../../captures/resolve/resolve-style.ts';
 import { buildScene } from '../../scene.ts';
 import type { RawImage } from '../raster/pixels.ts';
 import { createComposeCache, type RawInput } from '../raster/render-raster.ts';

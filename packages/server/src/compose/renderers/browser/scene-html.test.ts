@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { resolveStyle, type StyleRequest } from '../../../captures/resolve/resolve-style.ts';
 import { parseCssGradient } from '../../css/css-gradient.ts';
-import { resolveStyle, type StyleRequest } from '../../resolve-style.ts';
 import { buildScene } from '../../scene.ts';
 import { gradientToCss, safeTextShadow } from './css.ts';
 import type { BrowserFonts } from './fonts.ts';

@@ -1,7 +1,7 @@
 import { CAPTURE_DEFAULTS, type RawCaptureRequest } from '@vitrine/contract';
-import type { PageCaptureOptions } from '../capture/page-capture-options.ts';
-import { AppError, invalidParam } from '../errors/app-error.ts';
-import type { ResolvedOutput } from './resolved-capture.ts';
+import type { PageCaptureOptions } from '../../capture/page-capture-options.ts';
+import { AppError, invalidParam } from '../../errors/app-error.ts';
+import type { ResolvedOutput } from '../resolved-capture.ts';
 
 /** The URL to capture: `url` or its alias `site`, a bare host getting `https://`. */
 export function targetUrlOf(request: { url?: string; site?: string }): string {

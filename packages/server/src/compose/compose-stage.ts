@@ -1,17 +1,17 @@
 import type { PageCapture } from '../capture/page-capture-options.ts';
-import { pageTopColor, pageTopRows } from '../compose/page-top-color.ts';
-import type { BrowserFonts } from '../compose/renderers/browser/fonts.ts';
-import type { PageRunner } from '../compose/renderers/browser/render-in-browser.ts';
-import { renderInBrowser } from '../compose/renderers/browser/render-in-browser.ts';
-import type { BrowserTextDrawer } from '../compose/renderers/browser/text-in-browser.ts';
-import type { ComposeCache } from '../compose/renderers/compose-cache.ts';
-import { renderRaster } from '../compose/renderers/raster/render-raster.ts';
-import { buildScene, sceneGeometry } from '../compose/scene.ts';
-import type { Scene, SceneText } from '../compose/scene-types.ts';
-import type { FontCatalogue } from '../compose/text/font-catalogue.ts';
 import type { RawImage } from '../image/raw-image.ts';
-import type { BackgroundImages } from './background-images.ts';
-import type { ComposedImage, ComposeInput } from './run-render.ts';
+import type { BackgroundImages } from '../render/background-images.ts';
+import type { ComposedImage, ComposeInput } from '../render/run-render.ts';
+import { pageTopColor, pageTopRows } from './page-top-color.ts';
+import type { BrowserFonts } from './renderers/browser/fonts.ts';
+import type { PageRunner } from './renderers/browser/render-in-browser.ts';
+import { renderInBrowser } from './renderers/browser/render-in-browser.ts';
+import type { BrowserTextDrawer } from './renderers/browser/text-in-browser.ts';
+import type { ComposeCache } from './renderers/compose-cache.ts';
+import { renderRaster } from './renderers/raster/render-raster.ts';
+import { buildScene, sceneGeometry } from './scene.ts';
+import type { Scene, SceneText } from './scene-types.ts';
+import type { FontCatalogue } from './text/font-catalogue.ts';
 
 /**
  * A renderer of the Scene: the raster renderer (compose mode `satori`, no browser) or the

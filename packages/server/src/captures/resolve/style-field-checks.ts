@@ -2,10 +2,15 @@
  * Checks of style fields the request schema cannot make: CSS colours, CSS gradients and font
  * names, each failing with a 400 that names the field and says what it must be.
  */
-import { invalidParam } from '../errors/app-error.ts';
-import { parseCssColor } from './css/css-color.ts';
-import { GradientSyntaxError, type ParsedGradient, parseCssGradient } from './css/css-gradient.ts';
-import { FONT_NAMES, resolveFontFamily } from './text/font-families.ts';
+
+import { parseCssColor } from '../../compose/css/css-color.ts';
+import {
+  GradientSyntaxError,
+  type ParsedGradient,
+  parseCssGradient,
+} from '../../compose/css/css-gradient.ts';
+import { FONT_NAMES, resolveFontFamily } from '../../compose/text/font-families.ts';
+import { invalidParam } from '../../errors/app-error.ts';
 
 const COLOR_HINT =
   'Must be a CSS color: #rgb, #rrggbb, #rrggbbaa, rgb(), rgba(), hsl(), hsla() or a color name';

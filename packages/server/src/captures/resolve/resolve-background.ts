@@ -4,11 +4,15 @@
  * whether light or dark text reads on the result (the theme other defaults follow).
  */
 import { CAPTURE_DEFAULTS as D } from '@vitrine/contract';
-import { invalidParam } from '../errors/app-error.ts';
-import { GRADIENT_PRESETS, type GradientPresetName, gradientCss } from './backgrounds/gradient-presets.ts';
-import { parseCssColor, relativeLuminance } from './css/css-color.ts';
+import {
+  GRADIENT_PRESETS,
+  type GradientPresetName,
+  gradientCss,
+} from '../../compose/backgrounds/gradient-presets.ts';
+import { parseCssColor, relativeLuminance } from '../../compose/css/css-color.ts';
+import type { ResolvedStyle, StyleRequest } from '../../compose/style-types.ts';
+import { invalidParam } from '../../errors/app-error.ts';
 import { checkColor, gradientOrThrow } from './style-field-checks.ts';
-import type { ResolvedStyle, StyleRequest } from './style-types.ts';
 
 function themeOf(colors: string[]): 'light' | 'dark' {
   const lum = colors.map((c) => relativeLuminance(parseCssColor(c) ?? { r: 0, g: 0, b: 0, a: 1 }));

@@ -4,18 +4,18 @@
  * cannot make. The background's resolution and the field checks live beside it.
  */
 import { CAPTURE_DEFAULTS as D } from '@vitrine/contract';
-import { invalidParam } from '../errors/app-error.ts';
-import { BORDER_PRESETS } from './border-presets.ts';
-import { type CameraValues, resolveCamera } from './camera/camera-presets.ts';
-import { DEPTH_BLUR_DEFAULTS, type DepthBlurSettings } from './effects/depth-blur-mask.ts';
-import { resolveDeviceFinish } from './frames/device-finish.ts';
+import { BORDER_PRESETS } from '../../compose/border-presets.ts';
+import { type CameraValues, resolveCamera } from '../../compose/camera/camera-presets.ts';
+import { DEPTH_BLUR_DEFAULTS, type DepthBlurSettings } from '../../compose/effects/depth-blur-mask.ts';
+import { resolveDeviceFinish } from '../../compose/frames/device-finish.ts';
+import { GLOW_ON_LIGHT_COLOR, SHADOW_PRESETS } from '../../compose/shadow-presets.ts';
+import type { ResolvedStyle, StyleRequest } from '../../compose/style-types.ts';
+import { invalidParam } from '../../errors/app-error.ts';
 import { resolveBackground } from './resolve-background.ts';
-import { GLOW_ON_LIGHT_COLOR, SHADOW_PRESETS } from './shadow-presets.ts';
 import { checkColor, checkFont, gradientOrThrow } from './style-field-checks.ts';
-import type { ResolvedStyle, StyleRequest } from './style-types.ts';
 
+export type { ResolvedStyle, StyleRequest } from '../../compose/style-types.ts';
 export { gradientOrThrow } from './style-field-checks.ts';
-export type { ResolvedStyle, StyleRequest } from './style-types.ts';
 
 /**
  * Depth-blur fields with per-type defaults; the type defaults to `lens` when the camera is

@@ -5,12 +5,12 @@ import {
   composeFieldsShape,
   type RawCaptureRequest,
 } from '@vitrine/contract';
-import type { AiPlan } from '../ai/ai-plan.ts';
-import { deviceCaptureDefaults } from '../compose/frames/frame-catalogue.ts';
-import { resolveStyle } from '../compose/resolve-style.ts';
-import type { StyleRequest } from '../compose/style-types.ts';
+import type { AiPlan } from '../../ai/ai-plan.ts';
+import { deviceCaptureDefaults } from '../../compose/frames/frame-catalogue.ts';
+import type { StyleRequest } from '../../compose/style-types.ts';
+import type { ResolvedCapture } from '../resolved-capture.ts';
 import { resolveOutput, resolvePageCapture } from './resolve-page.ts';
-import type { ResolvedCapture } from './resolved-capture.ts';
+import { resolveStyle } from './resolve-style.ts';
 
 const EIGHT_MEGAPIXELS = 8_000_000;
 
