@@ -56,6 +56,10 @@ export type TitlePosition = (typeof TITLE_POSITIONS)[number];
 export type TextAlign = (typeof TEXT_ALIGNS)[number];
 export type TextVerticalAlign = (typeof TEXT_VERTICAL_ALIGNS)[number];
 export type ComposeMode = (typeof COMPOSE_MODES)[number];
+export type Perspective = (typeof PERSPECTIVES)[number];
+export type CameraPresetName = (typeof CAMERA_PRESETS)[number];
+export type DepthBlurType = (typeof DEPTH_BLUR_TYPES)[number];
+export type DepthBlurDirection = (typeof DEPTH_BLUR_DIRECTIONS)[number];
 
 /**
  * Numeric bounds of the styling fields (contract.md 4 where it states them, otherwise chosen so

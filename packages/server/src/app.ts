@@ -29,12 +29,16 @@ import { type CaptureService, createCaptureService } from './captures/capture-se
 import { createCaptureRunner } from './captures/run-capture.ts';
 import { type Clock, systemClock } from './clock.ts';
 import { type ClosedStep, closeAll } from './close-all.ts';
-import { browserRenderer, createComposeStage, rasterRenderer } from './compose/compose-stage.ts';
-import { loadBrowserFonts } from './compose/renderers/browser/fonts.ts';
-import type { PageRunner } from './compose/renderers/browser/render-in-browser.ts';
-import { createBrowserTextDrawer } from './compose/renderers/browser/text-in-browser.ts';
-import { createComposeCache } from './compose/renderers/compose-cache.ts';
-import { loadFontCatalogue } from './compose/text/font-catalogue.ts';
+import type { PageRunner } from './compose/index.ts';
+import {
+  browserRenderer,
+  createBrowserTextDrawer,
+  createComposeCache,
+  createComposeStage,
+  loadBrowserFonts,
+  loadFontCatalogue,
+  rasterRenderer,
+} from './compose/index.ts';
 import type { Config } from './config/load-config.ts';
 import { createApiKeysRepository } from './db/api-keys-repository.ts';
 import { createAuthProfilesRepository } from './db/auth-profiles-repository.ts';
@@ -274,7 +278,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const compose = createComposeStage({
     fonts,
     decode: decodeToRaw,
-    backgroundImages,
+    loadBackground: backgroundImages.load,
     renderers: {
       satori: rasterRenderer({
         fonts,

@@ -3,11 +3,13 @@ import type { Principal } from '../auth/authenticate.ts';
 import type { Credits, Reservation } from '../billing/credits.ts';
 import type { PageAuth } from '../capture/page-auth.ts';
 import { type Clock, isoNow } from '../clock.ts';
+import { ComposeError } from '../compose/index.ts';
 import type { CaptureRow, CapturesRepository } from '../db/captures-repository.ts';
-import { AppError } from '../errors/app-error.ts';
+import { AppError, invalidParam } from '../errors/app-error.ts';
 import { newId } from '../ids.ts';
-import { type RenderStages, runRender } from '../render/run-render.ts';
+import { type RenderStages, type RenderTask, runRender } from '../render/run-render.ts';
 import { cacheKeyOf, pageKeyOf } from './cache-key.ts';
+import { applyAiChoices } from './resolve/resolve-capture.ts';
 import { type ResolvedCapture, resolvedParamsOf } from './resolved-capture.ts';
 
 /** One capture to run: what (resolved), for whom, and the async job's bookkeeping. */
@@ -70,17 +72,37 @@ function resultOf(row: CaptureRow, publicUrl: string, cached: boolean, showResol
 }
 
 /**
- * The request was valid and the render pipeline failed: whatever a stage threw that is not
+ * The request was valid and the render pipeline failed: a look that does not fit the output is
+ * the contract's error for it (compose raises its own ComposeError); whatever a stage threw that is not
  * already a contract error (a browser that went away during a compose, a library refusing an
  * image, a timeout of a page operation) is a 422 `capture_failed` with reason `render_failed`,
  * never a 500. The cause is kept for the log; the client gets no internals.
  */
 export function asRenderFailure(error: unknown): AppError {
   if (error instanceof AppError) return error;
+  if (error instanceof ComposeError) {
+    // The look does not fit the output: a 400 naming the field to change; over the size
+    // limits: a 422 `too_large` with the limits.
+    return error.reason === 'no_room'
+      ? invalidParam('padding', error.message)
+      : new AppError('capture_failed', error.message, {
+          details: { reason: 'too_large', ...error.details },
+        });
+  }
   return new AppError('capture_failed', 'The image could not be rendered', {
     details: { reason: 'render_failed' },
     cause: error,
   });
+}
+
+/**
+ * The AI part of a render: the plan, and how its choices are laid onto the plan (the resolver's
+ * overlay rules: the only place a style is resolved after the capture was accepted).
+ */
+function aiOf(capture: ResolvedCapture): RenderTask['ai'] {
+  const { ai, style, output } = capture;
+  if (!ai || !style) return null;
+  return { plan: ai, applyChoices: (choices) => applyAiChoices({ style, output, ai }, choices) };
 }
 
 /**
@@ -150,7 +172,7 @@ export function createCaptureRunner(deps: CaptureRunnerDeps) {
           page: capture.page,
           output: capture.output,
           style: capture.style,
-          ai: capture.ai ?? null,
+          ai: aiOf(capture),
           pageReuse,
           auth,
         },

@@ -6,7 +6,7 @@ import type { GuardedFetch } from '../netpolicy/guarded-fetch.ts';
 import { type JobConsumer, startJobConsumer } from '../queue/job-consumer.ts';
 import type { JobQueue, JobQueueSettings } from '../queue/job-queue.ts';
 import type { CaptureJobPayload, JobService } from './job-service.ts';
-import { createJobWorker, type RenderJob } from './job-worker.ts';
+import { createJobWorker, type RunQueuedCapture } from './job-worker.ts';
 import {
   createWebhookDeliverer,
   recoverWebhookDeliveries,
@@ -37,7 +37,7 @@ export interface JobRuntimeDeps {
   captureQueue: JobQueue<CaptureJobPayload>;
   webhookQueue: JobQueue<WebhookJobPayload>;
   credits: Parameters<typeof createJobWorker>[0]['credits'];
-  render: RenderJob;
+  render: RunQueuedCapture;
   guardedFetch: GuardedFetch;
   signingSecret: WebhookSecretLookup;
   userAgent: string;

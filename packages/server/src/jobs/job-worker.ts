@@ -12,12 +12,12 @@ import type { CaptureJobPayload } from './job-service.ts';
 import type { WebhookJobPayload } from './webhook-delivery.ts';
 
 /** Renders a queued capture: the capture service's `runQueued`, the path sync captures take too. */
-export type RenderJob = (input: QueuedCapture, signal: AbortSignal) => Promise<CaptureResult>;
+export type RunQueuedCapture = (input: QueuedCapture, signal: AbortSignal) => Promise<CaptureResult>;
 
 export interface JobWorkerDeps {
   jobs: JobsRepository;
   credits: Pick<Credits, 'resume'>;
-  render: RenderJob;
+  render: RunQueuedCapture;
   webhooks: JobQueue<WebhookJobPayload>;
   clock: Clock;
 }

@@ -2,7 +2,7 @@ import sharp from 'sharp';
 import type { BackgroundCatalogue } from '../backgrounds/catalogue.ts';
 import { resolveBackgroundReference } from '../backgrounds/catalogue.ts';
 import type { BackgroundRenderCache } from '../backgrounds/render-cache.ts';
-import type { Scene } from '../compose/scene-types.ts';
+import type { Scene } from '../compose/index.ts';
 import { AppError } from '../errors/app-error.ts';
 import type { RawImage } from '../image/raw-image.ts';
 import type { GuardedFetch } from '../netpolicy/guarded-fetch.ts';
@@ -87,6 +87,7 @@ export function createBackgroundImages(deps: BackgroundImageDeps) {
     validateReference(ref: string): void {
       resolveBackgroundReference(ref, deps.catalogue);
     },
+    /** The compose stage's BackgroundImageLoader. */
     async load(scene: Scene, signal: AbortSignal): Promise<RawImage | undefined> {
       const bg = scene.background;
       if (bg.kind !== 'image') return undefined;

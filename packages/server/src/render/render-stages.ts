@@ -38,10 +38,16 @@ export function createRenderStages(deps: {
     encode: (input, output) =>
       encodeImage(input, {
         format: output.format,
-        quality: output.quality,
-        width: Buffer.isBuffer(input) && output.width !== undefined ? output.width * output.dpr : undefined,
+        quality: output.quality ?? undefined,
+        // `?? null`: a job queued before the output had one shape left these out.
+        width:
+          Buffer.isBuffer(input) && (output.width ?? null) !== null
+            ? (output.width as number) * output.dpr
+            : undefined,
         height:
-          Buffer.isBuffer(input) && output.height !== undefined ? output.height * output.dpr : undefined,
+          Buffer.isBuffer(input) && (output.height ?? null) !== null
+            ? (output.height as number) * output.dpr
+            : undefined,
         position: Buffer.isBuffer(input) ? 'top' : 'centre',
       }),
     store: async (key, image) => {

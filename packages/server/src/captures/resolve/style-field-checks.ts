@@ -2,14 +2,17 @@
  * Checks of style fields the request schema cannot make: CSS colours, CSS gradients and font
  * names, each failing with a 400 that names the field and says what it must be.
  */
-
-import { parseCssColor } from '../../compose/css/css-color.ts';
+import type { Device } from '@vitrine/contract';
 import {
+  FONT_NAMES,
+  FRAME_CATALOGUE,
+  findDeviceFinish,
   GradientSyntaxError,
   type ParsedGradient,
+  parseCssColor,
   parseCssGradient,
-} from '../../compose/css/css-gradient.ts';
-import { FONT_NAMES, resolveFontFamily } from '../../compose/text/font-families.ts';
+  resolveFontFamily,
+} from '../../compose/index.ts';
 import { invalidParam } from '../../errors/app-error.ts';
 
 const COLOR_HINT =
@@ -33,9 +36,22 @@ export function gradientOrThrow(field: string, css: string): ParsedGradient {
   }
 }
 
-export function checkFont(field: string, value: string | undefined, fallback: string): string {
-  if (value === undefined) return fallback;
+/** A font name (the default applied) as its catalogue family, or a 400 naming the field. */
+export function checkFont(field: string, value: string): string {
   const family = resolveFontFamily(value);
   if (!family) throw invalidParam(field, `Unknown font. Must be one of: ${FONT_NAMES.join(', ')}`);
   return family.family;
+}
+
+/** A device's `device_color`: one of its named finishes or a CSS colour; its canonical name. */
+export function checkDeviceColor(device: Device, value: string | undefined): string {
+  const finish = findDeviceFinish(device, value);
+  if (!finish) {
+    const { finishes } = FRAME_CATALOGUE[device];
+    throw invalidParam(
+      'device_color',
+      `Unknown finish for ${device}. Must be one of: ${finishes.join(', ')}, or a CSS color`,
+    );
+  }
+  return finish.name;
 }
