@@ -90,8 +90,8 @@ export function renderKit(db: Db, capture: (signal: AbortSignal) => Promise<void
       blobKey: (id, format) => `r/${id}.${format}`,
     },
   });
-  const render: RunQueuedCapture = (input, signal) => service.run(input, signal);
-  return { credits, render, renders: () => renders };
+  const render: RunQueuedCapture = async (input, signal) => (await service.run(input, signal)).result;
+  return { credits, render, failed: service.refundQueued, renders: () => renders };
 }
 
 /** A resolved unstyled capture of `url`, never cached (the job payload the tests queue). */

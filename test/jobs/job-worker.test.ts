@@ -69,8 +69,8 @@ describe.each(ENGINES)('async jobs and webhooks on %s', (engine) => {
     const service = createJobService({ jobs, queue: captureQueue, clock: systemClock });
     const worker = createJobWorker({
       jobs,
-      credits: kit.credits,
       render: render(kit),
+      failed: kit.failed,
       webhooks: webhookQueue,
       clock: systemClock,
     });

@@ -337,7 +337,6 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const captures = createCaptureService({
     targets: policy,
     findProject: (userId, id) => repositories.projects.find(userId, id),
-    credits: services.credits,
     runner,
     queue: jobService,
     prices: config.prices,
@@ -352,8 +351,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     service: jobService,
     captureQueue,
     webhookQueue: openQueue('webhooks', webhookQueueSettings(config)),
-    credits: services.credits,
     render: captures.runQueued,
+    failed: captures.failQueued,
     guardedFetch,
     signingSecret: createWebhookSecretLookup({
       findProject: (id) => repositories.projects.findAnyById(id),

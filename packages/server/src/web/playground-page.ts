@@ -36,7 +36,7 @@ const PLAYGROUND_CSP =
 const SIGNED_URL_TTL_SECONDS = 7 * 86_400;
 
 export interface PlaygroundDeps {
-  captures: Pick<CaptureService, 'resolve' | 'submit' | 'storedImage'>;
+  captures: Pick<CaptureService, 'capture'>;
   projects: Pick<ProjectService, 'list'>;
   /** The current signing secret of the user's project, or undefined (unknown, or another account's). */
   signingSecret(userId: string, projectId: string): Promise<string | undefined>;
@@ -122,10 +122,9 @@ export function registerPlaygroundPage(web: FastifyInstance, deps: PlaygroundDep
       // A preview is always rendered now: it is shown at once, never queued or sent to a webhook.
       const body = { ...parsed.data, async: false, webhook_url: undefined };
       const principal = sessionPrincipal(user.id);
-      const resolved = await deps.captures.resolve(body, principal, 'capture');
-      const submitted = await deps.captures.submit(resolved, principal, clientAbortSignal(reply.raw));
+      const submitted = await deps.captures.capture(body, principal, 'capture', clientAbortSignal(reply.raw));
       if (submitted.status !== 'rendered') throw new AppError('internal_error', 'A preview was queued');
-      const blob = await deps.captures.storedImage(submitted.result);
+      const blob = await submitted.image();
       return reply
         .type(blob.contentType)
         .header('x-capture-id', submitted.result.id)
