@@ -2,6 +2,7 @@ import { CAPTURE_LIMITS } from '@vitrine/contract';
 import type { CDPSession } from 'playwright-core';
 import { collectPageSignals } from '../ai/collect-page-signals.ts';
 import { captureScreenshot } from '../chromium/capture-screenshot.ts';
+import { PAGE_CAPTURE_DEFAULTS } from '../config/page-capture-defaults.ts';
 import { AppError } from '../errors/app-error.ts';
 import { sleep } from './abort-race.ts';
 import type { BlockLists } from './block-lists.ts';
@@ -29,16 +30,21 @@ export interface PageCaptureSettings {
   navigationTimeoutMs: number;
   /** The lists behind block categories; required only when a request names a category. */
   blockLists?: () => Promise<BlockLists>;
-  /** Longest wait for a `wait_for` selector; default 10 s (contract). */
+  /** Longest wait for a `wait_for` selector; default PAGE_CAPTURE_DEFAULTS (config/). */
   selectorWaitMs?: number;
-  /** Longest wait for web fonts; default 5 s. */
+  /** Longest wait for web fonts; default PAGE_CAPTURE_DEFAULTS. */
   fontWaitMs?: number;
-  /** Longest wait for images still loading after the full-page scroll; default 3 s. */
+  /** Longest wait for images still loading after the full-page scroll; default PAGE_CAPTURE_DEFAULTS. */
   lazyImageWaitMs?: number;
-  /** Largest capture in device pixels (width x height); default 64 MP. */
+  /** Largest capture in device pixels (width x height); default PAGE_CAPTURE_DEFAULTS. */
   maxCapturePixels?: number;
   /** Picks among the best candidates for `element` (the AI provider); absent: built-in scoring. */
   chooseElement?: ElementChooser;
+}
+
+/** The settings given (an explicit undefined does not hide a default). */
+function definedOf(settings: PageCaptureSettings): Partial<PageCaptureSettings> {
+  return Object.fromEntries(Object.entries(settings).filter(([, v]) => v !== undefined));
 }
 
 interface Clip {
@@ -187,6 +193,7 @@ async function loadAndShoot(
 ): Promise<PageCapture> {
   const { page, cdp, signal } = lease;
   const { rules, lists, scripts, timings, warnings, phase } = run;
+  const limits = { ...PAGE_CAPTURE_DEFAULTS, ...definedOf(settings) };
 
   const refusal = watchMainFrameRefusal(page);
   try {
@@ -208,9 +215,9 @@ async function loadAndShoot(
   if (!largeShot) lease.loaded();
 
   try {
-    await waitForTarget(lease, options, settings.selectorWaitMs ?? CAPTURE_LIMITS.selectorWaitMs);
+    await waitForTarget(lease, options, limits.selectorWaitMs);
     const maxCss = CAPTURE_LIMITS.fullPageMaxCssPx;
-    const fontWaitMs = settings.fontWaitMs ?? 5000;
+    const fontWaitMs = limits.fontWaitMs;
     // `element` describes any part of the page: lazy sections must exist before candidates are
     // listed, so it is prepared like a full page.
     const progress = startSettling(loadedAt);
@@ -222,7 +229,7 @@ async function loadAndShoot(
         {
           maxCssPx: maxCss,
           fontWaitMs,
-          lazyImageWaitMs: settings.lazyImageWaitMs ?? 3000,
+          lazyImageWaitMs: limits.lazyImageWaitMs,
           growthPasses: 3,
         },
         settle,
@@ -281,7 +288,7 @@ async function loadAndShoot(
     const cssWidth = clip?.width ?? options.viewport.width;
     const cssHeight = clip?.height ?? options.viewport.height;
     const devicePixels = cssWidth * cssHeight * options.deviceScaleFactor ** 2;
-    const maxPixels = settings.maxCapturePixels ?? 64_000_000;
+    const maxPixels = limits.maxCapturePixels;
     if (devicePixels > maxPixels) {
       throw captureFailed(
         'too_large',
