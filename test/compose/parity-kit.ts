@@ -14,12 +14,9 @@ import {
   renderInBrowser,
 } from '../../packages/server/src/compose/renderers/browser/render-in-browser.ts';
 import { createBrowserTextDrawer } from '../../packages/server/src/compose/renderers/browser/text-in-browser.ts';
-import {
-  type RawInput,
-  renderRaster,
-} from '../../packages/server/src/compose/renderers/raster/render-raster.ts';
+import { renderRaster } from '../../packages/server/src/compose/renderers/raster/render-raster.ts';
 import { buildScene, type ScreenshotInfo } from '../../packages/server/src/compose/scene.ts';
-import type { RawImage } from '../../packages/server/src/image/raw-image.ts';
+import type { RawImage, RawPixels } from '../../packages/server/src/image/raw-image.ts';
 import { testPool } from '../support/capture-test-kit.ts';
 import { type RasterKit, useRasterKit } from './raster-kit.ts';
 
@@ -27,12 +24,12 @@ export interface ParityKit extends RasterKit {
   /** The same scene drawn by both compose modes. */
   both(
     request: StyleRequest,
-    options?: { mode?: 'composite' | 'inline'; input?: RawInput; info?: Partial<ScreenshotInfo> },
+    options?: { mode?: 'composite' | 'inline'; input?: RawPixels; info?: Partial<ScreenshotInfo> },
   ): Promise<{ raster: RawImage; browser: RawImage }>;
   /** The same, from a style already resolved (e.g. the AI step's, which may name a brand's own face). */
   bothResolved(
     style: ResolvedStyle,
-    options?: { mode?: 'composite' | 'inline'; input?: RawInput; info?: Partial<ScreenshotInfo> },
+    options?: { mode?: 'composite' | 'inline'; input?: RawPixels; info?: Partial<ScreenshotInfo> },
   ): Promise<{ raster: RawImage; browser: RawImage }>;
 }
 
