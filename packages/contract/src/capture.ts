@@ -16,7 +16,7 @@ export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 export const BLOCK_CATEGORIES = ['ads', 'trackers', 'cookie-banners', 'chat-widgets'] as const;
 export const BLOCK_RESOURCE_TYPES = ['image', 'font', 'media', 'script', 'stylesheet'] as const;
 
-/** Limits of contract.md section 4, shared by validation and documentation. */
+/** Limits of docs/api-decisions.md section 4, shared by validation and documentation. */
 export const CAPTURE_LIMITS = {
   viewportWidth: { min: 200, max: 3840 },
   viewportHeight: { min: 200, max: 4320 },

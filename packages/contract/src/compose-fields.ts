@@ -62,7 +62,7 @@ export type DepthBlurType = (typeof DEPTH_BLUR_TYPES)[number];
 export type DepthBlurDirection = (typeof DEPTH_BLUR_DIRECTIONS)[number];
 
 /**
- * Numeric bounds of the styling fields (contract.md 4 where it states them, otherwise chosen so
+ * Numeric bounds of the styling fields (docs/api-decisions.md section 4 where it states them, otherwise chosen so
  * that every accepted value still renders something sensible). Lengths are CSS px at dpr 1.
  */
 export const COMPOSE_LIMITS = {
@@ -100,7 +100,7 @@ export const COMPOSE_LIMITS = {
 
 type Bounds = { readonly min: number; readonly max: number };
 
-/** An enum whose error message names every valid value (contract.md 2). */
+/** An enum whose error message names every valid value (docs/api-decisions.md section 2). */
 function oneOf<const T extends readonly [string, ...string[]]>(values: T) {
   return z.enum(values, { error: `Must be one of: ${values.join(', ')}` });
 }

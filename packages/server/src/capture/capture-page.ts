@@ -126,7 +126,7 @@ async function selectorClip(lease: PageLease, selector: string): Promise<Clip> {
 }
 
 /**
- * The recipe for a stable screenshot of one page (contract.md 4): emulation, blocking, `load`,
+ * The recipe for a stable screenshot of one page (docs/api-decisions.md section 4): emulation, blocking, `load`,
  * the requested wait, finished animations (finish-animations.ts), fonts, injected and hiding CSS,
  * lazy content and scroll reveals for a full page; then one CDP `Page.captureScreenshot` with
  * `optimizeForSpeed` (PNG, decoded and encoded once downstream). Timings per phase: context,

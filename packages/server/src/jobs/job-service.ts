@@ -21,7 +21,7 @@ export interface JobServiceDeps {
   onEnqueueError?: (error: unknown, jobId: string) => void;
 }
 
-/** The API shape of a job record (contract.md section 5). */
+/** The API shape of a job record (docs/api-decisions.md section 5). */
 export function toJob(row: JobRow): Job {
   return {
     id: row.id,

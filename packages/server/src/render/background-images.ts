@@ -8,7 +8,7 @@ import type { RawImage } from '../image/raw-image.ts';
 import type { GuardedFetch } from '../netpolicy/guarded-fetch.ts';
 import { isTargetUnreachable } from '../netpolicy/target-unreachable.ts';
 
-/** Limits of a custom background image (contract.md section 4). */
+/** Limits of a custom background image (docs/api-decisions.md section 4). */
 export const BACKGROUND_IMAGE_LIMITS = {
   maxBytes: 15 * 1024 * 1024,
   maxPixels: 40_000_000,

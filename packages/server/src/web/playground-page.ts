@@ -149,7 +149,7 @@ export function registerPlaygroundPage(web: FastifyInstance, deps: PlaygroundDep
       const { url, ...rest } = parseCapture(request.body);
       const nowSeconds = Math.floor(deps.clock().getTime() / 1000);
       const expires = nowSeconds + Math.min(SIGNED_URL_TTL_SECONDS, deps.signedUrlMaxTtlSeconds);
-      // The query form (contract.md section 4): `site` is the target, every other field travels
+      // The query form (docs/api-decisions.md section 4): `site` is the target, every other field travels
       // in `payload`, `response=image` so the URL works as an <img> source.
       const pairs = new Map<string, string>([['site', String(url)]]);
       if (Object.keys(rest).length > 0) {

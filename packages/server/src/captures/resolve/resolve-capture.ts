@@ -46,7 +46,7 @@ function aiPlanOf(body: CaptureRequest): AiPlan | null {
 }
 
 /**
- * AI surcharges (contract.md sections 3 and 10), decided before any work: styling (`ai_style`,
+ * AI surcharges (docs/api-decisions.md sections 3 and 10), decided before any work: styling (`ai_style`,
  * `ai`, or a `prompt`) once, copy, and a brand unless the project's brand is already extracted.
  */
 export function aiCostOf(plan: AiPlan | null | undefined, prices: CreditPrices): number {
@@ -71,7 +71,7 @@ function estimatedOutputPixels(capture: Pick<ResolvedCapture, 'page' | 'output' 
   return (page.viewport.width + 2 * padding) * (page.viewport.height + 2 * padding) * dpr * dpr;
 }
 
-/** Credits of a capture that renders (contract.md section 3); a cached result costs nothing. */
+/** Credits of a capture that renders (docs/api-decisions.md section 3); a cached result costs nothing. */
 function costOf(capture: Pick<ResolvedCapture, 'kind' | 'page' | 'output' | 'style'>, prices: CreditPrices) {
   if (capture.kind === 'raw') return prices.raw;
   return (

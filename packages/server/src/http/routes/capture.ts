@@ -30,7 +30,7 @@ function integerParam(name: string, value: string): number {
 }
 
 /**
- * Maps the query form onto a POST body (contract.md section 4, GET /v1/capture): `site` is
+ * Maps the query form onto a POST body (docs/api-decisions.md section 4, GET /v1/capture): `site` is
  * `url`, `bg` is `background_preset`, `width`/`height`/`format` are `output.*`; `payload` is a
  * whole body, and explicit query parameters override it.
  */
