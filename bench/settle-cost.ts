@@ -11,8 +11,8 @@
  * heavy and long bench pages, and the long page's full page.
  */
 import path from 'node:path';
-import type { capture as captureFunction } from '../packages/server/src/capture/capture-page.ts';
-import { capture } from '../packages/server/src/capture/capture-page.ts';
+import type { capture as captureFunction } from '../packages/server/src/browser/capture-page.ts';
+import { capture } from '../packages/server/src/browser/capture-page.ts';
 import { pageOptions, testPool } from '../test/support/capture-test-kit.ts';
 import { startFixtureServer } from '../test/support/fixture-server.ts';
 import { stats } from './measure.ts';

@@ -2,7 +2,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAiStep } from '../../packages/server/src/ai/ai-step.ts';
 import { createBuiltinProvider } from '../../packages/server/src/ai/builtin-provider.ts';
-import type { BrowserPool } from '../../packages/server/src/capture/browser-pool.ts';
+import type { BrowserPool } from '../../packages/server/src/browser/browser-pool.ts';
 import { renderRaster } from '../../packages/server/src/compose/renderers/raster/render-raster.ts';
 import { buildScene } from '../../packages/server/src/compose/scene.ts';
 import type { RawImage } from '../../packages/server/src/image/raw-image.ts';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll } from 'vitest';
-import type { BrowserPool } from '../../packages/server/src/capture/browser-pool.ts';
+import type { BrowserPool } from '../../packages/server/src/browser/browser-pool.ts';
 import {
   type ResolvedStyle,
   resolveStyle,

@@ -6,7 +6,7 @@ import { createCredits } from '../../packages/server/src/billing/credits.ts';
 import {
   type PageCapture,
   plainPageOptions,
-} from '../../packages/server/src/capture/page-capture-options.ts';
+} from '../../packages/server/src/browser/page-capture-options.ts';
 import type { ResolvedCapture } from '../../packages/server/src/captures/resolved-capture.ts';
 import { createCaptureRunner } from '../../packages/server/src/captures/run-capture.ts';
 import { systemClock } from '../../packages/server/src/clock.ts';

@@ -1,6 +1,6 @@
 import type { AiPlan } from '../../packages/server/src/ai/ai-plan.ts';
 import type { AiStep } from '../../packages/server/src/ai/ai-step.ts';
-import type { PageCapture } from '../../packages/server/src/capture/page-capture-options.ts';
+import type { PageCapture } from '../../packages/server/src/browser/page-capture-options.ts';
 import type { AiOverlay } from '../../packages/server/src/captures/resolve/ai-overlay.ts';
 import { applyAiChoices } from '../../packages/server/src/captures/resolve/resolve-capture.ts';
 import {

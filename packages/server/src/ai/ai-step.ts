@@ -1,5 +1,5 @@
 import { type BrandTitleFont, brandTitleFont, projectTitleFont, webFontOf } from '../brand/brand-font.ts';
-import type { PageCapture } from '../capture/page-capture-options.ts';
+import type { PageCapture } from '../browser/page-capture-options.ts';
 import type { GuardedFetch } from '../netpolicy/guarded-fetch.ts';
 import type { BlobStore } from '../storage/blob-store.ts';
 import type { AiPlan } from './ai-plan.ts';

@@ -1,7 +1,7 @@
 import { CAPTURE_LIMITS, OUTPUT_FORMATS } from '@vitrine/contract';
 import { z } from 'zod';
 import type { AiPlan } from '../ai/ai-plan.ts';
-import type { PageCaptureOptions } from '../capture/page-capture-options.ts';
+import type { PageCaptureOptions } from '../browser/page-capture-options.ts';
 import type { ResolvedStyle } from '../compose/index.ts';
 import { AppError } from '../errors/app-error.ts';
 import type { OutputSettings } from '../image/output-settings.ts';

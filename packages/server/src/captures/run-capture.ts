@@ -1,7 +1,7 @@
 import type { CaptureResult, OutputFormat } from '@vitrine/contract';
 import type { Principal } from '../auth/authenticate.ts';
 import type { Credits, Reservation } from '../billing/credits.ts';
-import type { PageAuth } from '../capture/page-auth.ts';
+import type { PageAuth } from '../browser/page-auth.ts';
 import { type Clock, isoNow } from '../clock.ts';
 import { ComposeError } from '../compose/index.ts';
 import type { CaptureRow, CapturesRepository } from '../db/captures-repository.ts';

@@ -1,6 +1,6 @@
-import type { BrowserPool } from '../capture/browser-pool.ts';
-import { capturePage, type PageCaptureSettings } from '../capture/capture-page.ts';
-import type { PageCaptureCache } from '../capture/page-capture-cache.ts';
+import type { BrowserPool } from '../browser/browser-pool.ts';
+import { capturePage, type PageCaptureSettings } from '../browser/capture-page.ts';
+import type { PageCaptureCache } from '../browser/page-capture-cache.ts';
 import { encodeImage } from '../encode/encode-image.ts';
 import type { BlobStore } from '../storage/blob-store.ts';
 import { renderKey } from '../storage/render-key.ts';

@@ -1,9 +1,9 @@
 import type { OutputFormat } from '@vitrine/contract';
 import type { AiPlan } from '../ai/ai-plan.ts';
 import type { AiChoices } from '../ai/ai-step.ts';
-import type { PageAuth } from '../capture/page-auth.ts';
-import type { PageCaptureCache } from '../capture/page-capture-cache.ts';
-import type { PageCapture, PageCaptureOptions } from '../capture/page-capture-options.ts';
+import type { PageAuth } from '../browser/page-auth.ts';
+import type { PageCaptureCache } from '../browser/page-capture-cache.ts';
+import type { PageCapture, PageCaptureOptions } from '../browser/page-capture-options.ts';
 import type { ComposeStage, ResolvedStyle } from '../compose/index.ts';
 import type { EncodedImage } from '../encode/encode-image.ts';
 import type { OutputSettings } from '../image/output-settings.ts';

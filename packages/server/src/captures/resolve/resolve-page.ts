@@ -1,5 +1,5 @@
 import { CAPTURE_DEFAULTS, type RawCaptureRequest } from '@vitrine/contract';
-import type { PageCaptureOptions } from '../../capture/page-capture-options.ts';
+import type { PageCaptureOptions } from '../../browser/page-capture-options.ts';
 import { AppError, invalidParam } from '../../errors/app-error.ts';
 import type { OutputSettings } from '../../image/output-settings.ts';
 import { DERIVED, withDefaults } from './defaults.ts';
