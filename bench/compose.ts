@@ -1,16 +1,16 @@
 import type { CDPSession, Page } from 'playwright-core';
+import { resolveStyle } from '../packages/server/src/captures/resolve/resolve-style.ts';
 import { loadBrowserFonts } from '../packages/server/src/compose/renderers/browser/fonts.ts';
 import { renderInBrowser } from '../packages/server/src/compose/renderers/browser/render-in-browser.ts';
 import {
   createComposeCache,
-  type RawInput,
   renderRaster,
 } from '../packages/server/src/compose/renderers/raster/render-raster.ts';
-import { resolveStyle } from '../packages/server/src/compose/resolve-style.ts';
 import { buildScene } from '../packages/server/src/compose/scene.ts';
 import { loadFontCatalogue } from '../packages/server/src/compose/text/font-catalogue.ts';
 import { configureSharp } from '../packages/server/src/encode/configure-sharp.ts';
 import { encodeImage } from '../packages/server/src/encode/encode-image.ts';
+import type { RawPixels } from '../packages/server/src/image/raw-image.ts';
 import { testPool } from '../test/support/capture-test-kit.ts';
 import { fakeAppScreenshot } from '../test/support/fake-screenshot.ts';
 import { interleaved, type Stats, stats, timed } from './measure.ts';
@@ -65,7 +65,7 @@ export async function benchCompose(rounds: number): Promise<ComposeResult[]> {
     (Object.keys(COMPOSE_LOOKS) as (keyof typeof COMPOSE_LOOKS)[])
       .flatMap((look) => modes.flatMap((mode) => [1, 2].map((dpr) => ({ look, mode, dpr }))))
       .map(async ({ look, mode, dpr }) => {
-        const shot: RawInput = await fakeAppScreenshot(1440 * dpr, 900 * dpr);
+        const shot: RawPixels = await fakeAppScreenshot(1440 * dpr, 900 * dpr);
         const style = resolveStyle({ ...COMPOSE_LOOKS[look], output: { dpr: dpr as 1 | 2 } });
         const scene = buildScene(
           style,

@@ -1,11 +1,11 @@
-import { createBrowserPool } from '../packages/server/src/capture/browser-pool.ts';
-import { capture, emulate } from '../packages/server/src/capture/capture-page.ts';
+import { createBrowserPool } from '../packages/server/src/browser/browser-pool.ts';
+import { capture, emulate } from '../packages/server/src/browser/capture-page.ts';
 import {
   CANDIDATES_GLOBAL,
   collectCandidatesInPage,
-} from '../packages/server/src/capture/element/page-candidates.ts';
-import { MAX_CANDIDATES, resolveElement } from '../packages/server/src/capture/element/resolve-element.ts';
-import { returnToTop, scrollToBottom } from '../packages/server/src/capture/page-stabilisation.ts';
+} from '../packages/server/src/browser/element/page-candidates.ts';
+import { MAX_CANDIDATES, resolveElement } from '../packages/server/src/browser/element/resolve-element.ts';
+import { returnToTop, scrollToBottom } from '../packages/server/src/browser/page-stabilisation.ts';
 import { EVAL_SET } from '../test/element/eval-set.ts';
 import { runElementEval, summariseEval } from '../test/element/run-eval.ts';
 import { pageOptions } from '../test/support/capture-test-kit.ts';

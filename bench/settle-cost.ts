@@ -10,9 +10,10 @@
  * Prints the p50 of each recipe and their ratio per page: viewport captures of the simple,
  * heavy and long bench pages, and the long page's full page.
  */
+import fs from 'node:fs';
 import path from 'node:path';
-import type { capture as captureFunction } from '../packages/server/src/capture/capture-page.ts';
-import { capture } from '../packages/server/src/capture/capture-page.ts';
+import type { capture as captureFunction } from '../packages/server/src/browser/capture-page.ts';
+import { capture } from '../packages/server/src/browser/capture-page.ts';
 import { pageOptions, testPool } from '../test/support/capture-test-kit.ts';
 import { startFixtureServer } from '../test/support/fixture-server.ts';
 import { stats } from './measure.ts';
@@ -23,7 +24,9 @@ if (!otherTree) {
   process.exit(2);
 }
 const rounds = Number(roundsText ?? 20);
-const other = (await import(path.resolve(otherTree, 'packages/server/src/capture/capture-page.ts'))) as {
+// The browser stage was capture/ before issue 36 renamed it browser/.
+const stage = fs.existsSync(path.resolve(otherTree, 'packages/server/src/browser')) ? 'browser' : 'capture';
+const other = (await import(path.resolve(otherTree, `packages/server/src/${stage}/capture-page.ts`))) as {
   capture: typeof captureFunction;
 };
 

@@ -1,8 +1,8 @@
 import type { PageType, Tone } from '../../packages/server/src/ai/ai-types.ts';
-import { createBlockListsLoader } from '../../packages/server/src/capture/block-lists.ts';
-import type { BrowserPool } from '../../packages/server/src/capture/browser-pool.ts';
-import { capture } from '../../packages/server/src/capture/capture-page.ts';
-import type { PageCapture } from '../../packages/server/src/capture/page-capture-options.ts';
+import { createBlockListsLoader } from '../../packages/server/src/browser/block-lists.ts';
+import type { BrowserPool } from '../../packages/server/src/browser/browser-pool.ts';
+import { capture } from '../../packages/server/src/browser/capture-page.ts';
+import type { PageCapture } from '../../packages/server/src/browser/page-capture-options.ts';
 import { pageOptions } from '../support/capture-test-kit.ts';
 
 /** The labelled fixture set of the AI step (test/fixtures/pages/ai): what a person says each page is. */

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PageSignals, ScreenshotPalette } from '../../packages/server/src/ai/ai-types.ts';
 import { decideBuiltin } from '../../packages/server/src/ai/builtin-provider.ts';
 import { readScreenshot } from '../../packages/server/src/ai/screenshot-palette.ts';
-import type { BrowserPool } from '../../packages/server/src/capture/browser-pool.ts';
+import type { BrowserPool } from '../../packages/server/src/browser/browser-pool.ts';
 import { testPool } from '../support/capture-test-kit.ts';
 import { type RunningServer, startFixtureServer } from '../support/fixture-server.ts';
 import { AI_FIXTURES, captureFixture } from './ai-fixtures.ts';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
-import type { BrowserPool } from '../../packages/server/src/capture/browser-pool.ts';
-import { capture } from '../../packages/server/src/capture/capture-page.ts';
+import type { BrowserPool } from '../../packages/server/src/browser/browser-pool.ts';
+import { capture } from '../../packages/server/src/browser/capture-page.ts';
 import { AppError } from '../../packages/server/src/errors/app-error.ts';
 import { pageOptions, testPool } from '../support/capture-test-kit.ts';
 import { type RunningServer, startFixtureServer } from '../support/fixture-server.ts';

@@ -1,13 +1,13 @@
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createBlockListsLoader } from '../../packages/server/src/capture/block-lists.ts';
-import type { BrowserPool } from '../../packages/server/src/capture/browser-pool.ts';
+import { createBlockListsLoader } from '../../packages/server/src/browser/block-lists.ts';
+import type { BrowserPool } from '../../packages/server/src/browser/browser-pool.ts';
 import {
   capture,
   capturePage,
   type PageCaptureSettings,
-} from '../../packages/server/src/capture/capture-page.ts';
-import type { PageCaptureOptions } from '../../packages/server/src/capture/page-capture-options.ts';
+} from '../../packages/server/src/browser/capture-page.ts';
+import type { PageCaptureOptions } from '../../packages/server/src/browser/page-capture-options.ts';
 import { AppError } from '../../packages/server/src/errors/app-error.ts';
 import { decode, near, pageOptions, testPool } from '../support/capture-test-kit.ts';
 import { type RunningServer, startFixtureServer } from '../support/fixture-server.ts';

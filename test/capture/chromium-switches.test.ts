@@ -4,7 +4,7 @@ import {
   type BrowserProcess,
   CAPTURE_DISABLED_FEATURES,
   launchBrowserProcess,
-} from '../../packages/server/src/capture/browser-process.ts';
+} from '../../packages/server/src/browser/browser-process.ts';
 import { TEST_CHROMIUM_PATH } from '../support/capture-test-kit.ts';
 import { type RunningServer, startFixtureServer } from '../support/fixture-server.ts';
 

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BrowserPool } from '../../packages/server/src/capture/browser-pool.ts';
-import { capture, emulate } from '../../packages/server/src/capture/capture-page.ts';
+import type { BrowserPool } from '../../packages/server/src/browser/browser-pool.ts';
+import { capture, emulate } from '../../packages/server/src/browser/capture-page.ts';
 import {
   type ElementResolution,
   resolveElement,
-} from '../../packages/server/src/capture/element/resolve-element.ts';
-import { returnToTop, scrollToBottom } from '../../packages/server/src/capture/page-stabilisation.ts';
+} from '../../packages/server/src/browser/element/resolve-element.ts';
+import { returnToTop, scrollToBottom } from '../../packages/server/src/browser/page-stabilisation.ts';
 import { AppError } from '../../packages/server/src/errors/app-error.ts';
 import { pageOptions, testPool } from '../support/capture-test-kit.ts';
 import { type RunningServer, startFixtureServer } from '../support/fixture-server.ts';

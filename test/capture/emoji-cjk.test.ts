@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { BrowserPool } from '../../packages/server/src/capture/browser-pool.ts';
-import { capture } from '../../packages/server/src/capture/capture-page.ts';
+import type { BrowserPool } from '../../packages/server/src/browser/browser-pool.ts';
+import { capture } from '../../packages/server/src/browser/capture-page.ts';
 import { decode, pageOptions, testPool } from '../support/capture-test-kit.ts';
 import { type RunningServer, startFixtureServer } from '../support/fixture-server.ts';
 

@@ -2,14 +2,14 @@ import fs from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BrowserPool } from '../../packages/server/src/capture/browser-pool.ts';
-import { capture } from '../../packages/server/src/capture/capture-page.ts';
+import type { BrowserPool } from '../../packages/server/src/browser/browser-pool.ts';
+import { capture } from '../../packages/server/src/browser/capture-page.ts';
 import {
   ANIMATION_BUDGET,
   finishAnimations,
   pageWatchesScrolling,
-} from '../../packages/server/src/capture/finish-animations.ts';
-import type { PageCaptureOptions } from '../../packages/server/src/capture/page-capture-options.ts';
+} from '../../packages/server/src/browser/finish-animations.ts';
+import type { PageCaptureOptions } from '../../packages/server/src/browser/page-capture-options.ts';
 import { decode, near, pageOptions, testPool } from '../support/capture-test-kit.ts';
 import { serveDashboardData } from '../support/dashboard-data.ts';
 import { FIXTURE_PAGES_DIR, type RunningServer, startFixtureServer } from '../support/fixture-server.ts';

@@ -3,7 +3,7 @@
  * page.screenshot) on the same fixture page at 1280x800, same Chromium, same run. Not a test:
  * `node test/capture/measure-warm-capture.ts [rounds]`.
  */
-import { capture } from '../../packages/server/src/capture/capture-page.ts';
+import { capture } from '../../packages/server/src/browser/capture-page.ts';
 import { launchTestChromium, pageOptions, testPool } from '../support/capture-test-kit.ts';
 import { startFixtureServer } from '../support/fixture-server.ts';
 

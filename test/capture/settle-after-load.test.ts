@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BrowserPool } from '../../packages/server/src/capture/browser-pool.ts';
-import { capture, capturePage } from '../../packages/server/src/capture/capture-page.ts';
-import type { PageCaptureOptions } from '../../packages/server/src/capture/page-capture-options.ts';
+import type { BrowserPool } from '../../packages/server/src/browser/browser-pool.ts';
+import { capture, capturePage } from '../../packages/server/src/browser/capture-page.ts';
+import type { PageCaptureOptions } from '../../packages/server/src/browser/page-capture-options.ts';
 import { decode, near, pageOptions, testPool } from '../support/capture-test-kit.ts';
 import { type RunningServer, startFixtureServer } from '../support/fixture-server.ts';
 

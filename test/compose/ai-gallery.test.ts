@@ -2,11 +2,12 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAiStep } from '../../packages/server/src/ai/ai-step.ts';
 import { createBuiltinProvider } from '../../packages/server/src/ai/builtin-provider.ts';
-import type { BrowserPool } from '../../packages/server/src/capture/browser-pool.ts';
+import type { BrowserPool } from '../../packages/server/src/browser/browser-pool.ts';
 import { renderRaster } from '../../packages/server/src/compose/renderers/raster/render-raster.ts';
 import { buildScene } from '../../packages/server/src/compose/scene.ts';
 import type { RawImage } from '../../packages/server/src/image/raw-image.ts';
 import { AI_FIXTURES, captureFixture } from '../ai/ai-fixtures.ts';
+import { decideStyle } from '../support/ai-step-kit.ts';
 import { testPool } from '../support/capture-test-kit.ts';
 import { type RunningServer, startFixtureServer } from '../support/fixture-server.ts';
 import { compareWithReference } from './image-compare.ts';
@@ -37,7 +38,7 @@ describe('AI gallery (built-in engine, ai: true)', () => {
     async (name, file) => {
       const shot = await captureFixture(pool, `${server.origin}/ai/${file}`);
       const plan = { style: true, copy: true, brand: false, prompt: null, request: {}, projectBrand: null };
-      const outcome = await step(plan, shot, AbortSignal.timeout(60_000));
+      const outcome = await decideStyle(step, plan, shot, AbortSignal.timeout(60_000));
       const decoded = await sharp(shot.png).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
       const input = {
         data: decoded.data,

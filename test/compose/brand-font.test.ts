@@ -1,16 +1,16 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AiPlan } from '../../packages/server/src/ai/ai-plan.ts';
 import { createAiStep } from '../../packages/server/src/ai/ai-step.ts';
 import type { FontFaceSource } from '../../packages/server/src/ai/ai-types.ts';
 import { createBuiltinProvider } from '../../packages/server/src/ai/builtin-provider.ts';
-import type { BrowserPool } from '../../packages/server/src/capture/browser-pool.ts';
-import type { PageCapture } from '../../packages/server/src/capture/page-capture-options.ts';
-import type { ResolvedStyle } from '../../packages/server/src/compose/resolve-style.ts';
+import type { BrowserPool } from '../../packages/server/src/browser/browser-pool.ts';
+import type { PageCapture } from '../../packages/server/src/browser/page-capture-options.ts';
+import type { ResolvedStyle } from '../../packages/server/src/captures/resolve/resolve-style.ts';
 import { createGuardedFetch } from '../../packages/server/src/netpolicy/guarded-fetch.ts';
 import { createTargetPolicy } from '../../packages/server/src/netpolicy/target-policy.ts';
 import { captureFixture } from '../ai/ai-fixtures.ts';
+import { type AiTestPlan, decideStyle } from '../support/ai-step-kit.ts';
 import { testPool } from '../support/capture-test-kit.ts';
 import {
   FIXTURE_PAGES_DIR,
@@ -43,7 +43,7 @@ describe('ai_brand titles in the brand site own font (issue 34, item 3)', () => 
       createTargetPolicy({ allowTargets: ['127.0.0.2'], allowedPorts: [80, 443] }),
     ),
   });
-  const plan = (request: AiPlan['request'] = {}): AiPlan => ({
+  const plan = (request: AiTestPlan['request'] = {}): AiTestPlan => ({
     style: false,
     copy: false,
     brand: true,
@@ -95,7 +95,7 @@ describe('ai_brand titles in the brand site own font (issue 34, item 3)', () => 
   });
 
   it('draws the title in the site own file, in both modes (reference images), unlike the fallback', async () => {
-    const outcome = await step(plan(), shot, AbortSignal.timeout(60_000));
+    const outcome = await decideStyle(step, plan(), shot, AbortSignal.timeout(60_000));
     const style = outcome.style as ResolvedStyle;
     expect(style.title_font).toMatch(/^Brand [0-9a-f]{16}$/);
     const brand = outcome.decisions.brand as Record<string, unknown>;
@@ -127,7 +127,8 @@ describe('ai_brand titles in the brand site own font (issue 34, item 3)', () => 
       ['not-a-font.woff2', 'the file is not a font'],
       ['huge.woff2', 'the font file is larger than 2 MB'],
     ] as const) {
-      const outcome = await step(
+      const outcome = await decideStyle(
+        step,
         plan(),
         withSources([source(`${site.origin}/brand-font/fonts/${file}`)]),
         AbortSignal.timeout(60_000),
@@ -150,7 +151,8 @@ describe('ai_brand titles in the brand site own font (issue 34, item 3)', () => 
     const woff2 = readFileSync(
       path.join(FIXTURE_PAGES_DIR, 'brand-font/fonts/abril-fatface-latin-400-normal.woff2'),
     );
-    const inline = await step(
+    const inline = await decideStyle(
+      step,
       plan(),
       withSources([
         { url: `data:font/woff2;base64,${woff2.toString('base64')}`, format: 'woff2', weight: 400 },
@@ -161,7 +163,8 @@ describe('ai_brand titles in the brand site own font (issue 34, item 3)', () => 
     expect((inline.decisions.brand as Record<string, unknown>).title_font).toMatchObject({
       file: 'data: URL',
     });
-    const junk = await step(
+    const junk = await decideStyle(
+      step,
       plan(),
       withSources([
         {
@@ -176,7 +179,8 @@ describe('ai_brand titles in the brand site own font (issue 34, item 3)', () => 
   });
 
   it('a font on a refused address is refused by the guard: the canary gets no request', async () => {
-    const outcome = await step(
+    const outcome = await decideStyle(
+      step,
       plan(),
       withSources([source(`${canary.origin}/font.woff2`), source(`http://[::1]:${canary.port}/font.woff2`)]),
       AbortSignal.timeout(60_000),
@@ -191,7 +195,12 @@ describe('ai_brand titles in the brand site own font (issue 34, item 3)', () => 
 
   it('an explicit title_font wins: the brand font is not fetched', async () => {
     const before = site.hits.length;
-    const outcome = await step(plan({ title_font: 'Poppins' }), shot, AbortSignal.timeout(60_000));
+    const outcome = await decideStyle(
+      step,
+      plan({ title_font: 'Poppins' }),
+      shot,
+      AbortSignal.timeout(60_000),
+    );
     expect(outcome.style.title_font).toBe('Poppins');
     expect(site.hits.length).toBe(before);
   });

@@ -2,7 +2,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { CDPSession, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BrowserPool } from '../../packages/server/src/capture/browser-pool.ts';
+import type { BrowserPool } from '../../packages/server/src/browser/browser-pool.ts';
+import { resolveStyle } from '../../packages/server/src/captures/resolve/resolve-style.ts';
 import {
   type BrowserFonts,
   loadBrowserFonts,
@@ -12,13 +13,12 @@ import {
   renderInBrowser,
 } from '../../packages/server/src/compose/renderers/browser/render-in-browser.ts';
 import { COMPOSE_CSP } from '../../packages/server/src/compose/renderers/browser/scene-html.ts';
-import type { RawInput } from '../../packages/server/src/compose/renderers/raster/render-raster.ts';
-import { resolveStyle } from '../../packages/server/src/compose/resolve-style.ts';
 import { buildScene } from '../../packages/server/src/compose/scene.ts';
 import {
   type FontCatalogue,
   loadFontCatalogue,
 } from '../../packages/server/src/compose/text/font-catalogue.ts';
+import type { RawPixels } from '../../packages/server/src/image/raw-image.ts';
 import { testPool } from '../support/capture-test-kit.ts';
 import { fakeAppScreenshot } from '../support/fake-screenshot.ts';
 import { half } from './gallery-scenes.ts';
@@ -34,7 +34,7 @@ describe('browser compose page lock-down', () => {
   let pool: BrowserPool;
   let fonts: FontCatalogue;
   let browserFonts: BrowserFonts;
-  let shot: RawInput;
+  let shot: RawPixels;
   let canary: Server;
   let canaryHits = 0;
   let base = '';

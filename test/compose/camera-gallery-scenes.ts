@@ -1,4 +1,4 @@
-import type { StyleRequest } from '../../packages/server/src/compose/resolve-style.ts';
+import type { StyleRequest } from '../../packages/server/src/captures/resolve/resolve-style.ts';
 import { half } from './gallery-scenes.ts';
 
 /**

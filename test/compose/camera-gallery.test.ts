@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { RawInput } from '../../packages/server/src/compose/renderers/raster/render-raster.ts';
+import type { RawPixels } from '../../packages/server/src/image/raw-image.ts';
 import { CAMERA_GALLERY } from './camera-gallery-scenes.ts';
 import { compareWithReference } from './image-compare.ts';
 import { useRasterKit } from './raster-kit.ts';
@@ -13,7 +13,7 @@ describe('raster camera and depth-blur gallery', () => {
   });
 
   it('a blurred, tilted white frame on white stays white (premultiplied: no dark halo)', async () => {
-    const white: RawInput = { data: Buffer.alloc(360 * 225 * 4, 255), width: 360, height: 225, channels: 4 };
+    const white: RawPixels = { data: Buffer.alloc(360 * 225 * 4, 255), width: 360, height: 225, channels: 4 };
     const request = {
       background_style: 'solid' as const,
       background_color: '#FFFFFF',

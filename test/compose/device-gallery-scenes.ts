@@ -1,4 +1,4 @@
-import type { StyleRequest } from '../../packages/server/src/compose/resolve-style.ts';
+import type { StyleRequest } from '../../packages/server/src/captures/resolve/resolve-style.ts';
 
 /** Halved lengths, like the main gallery, so references stay small. */
 const half = (r: StyleRequest): StyleRequest => ({ padding: 32, title_size: 28, subtitle_size: 13, ...r });

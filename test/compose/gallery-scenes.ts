@@ -1,5 +1,5 @@
+import type { StyleRequest } from '../../packages/server/src/captures/resolve/resolve-style.ts';
 import { GRADIENT_PRESET_NAMES } from '../../packages/server/src/compose/backgrounds/gradient-presets.ts';
-import type { StyleRequest } from '../../packages/server/src/compose/resolve-style.ts';
 
 /** Halved lengths for a 720x450 fake app (0.5 scale), so references stay small. */
 export const half = (r: StyleRequest): StyleRequest => ({

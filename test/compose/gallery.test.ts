@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { StyleRequest } from '../../packages/server/src/compose/resolve-style.ts';
+import type { StyleRequest } from '../../packages/server/src/captures/resolve/resolve-style.ts';
 import { GALLERY, half } from './gallery-scenes.ts';
 import { compareWithReference } from './image-compare.ts';
 import { useRasterKit } from './raster-kit.ts';

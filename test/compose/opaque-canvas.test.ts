@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { StyleRequest } from '../../packages/server/src/compose/resolve-style.ts';
+import type { StyleRequest } from '../../packages/server/src/captures/resolve/resolve-style.ts';
 import { isOpaque } from '../../packages/server/src/image/raw-image.ts';
 import { randomLook, seededRandom } from '../support/random-look.ts';
 import { useRasterKit } from './raster-kit.ts';

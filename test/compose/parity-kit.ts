@@ -1,5 +1,10 @@
 import { afterAll, beforeAll } from 'vitest';
-import type { BrowserPool } from '../../packages/server/src/capture/browser-pool.ts';
+import type { BrowserPool } from '../../packages/server/src/browser/browser-pool.ts';
+import {
+  type ResolvedStyle,
+  resolveStyle,
+  type StyleRequest,
+} from '../../packages/server/src/captures/resolve/resolve-style.ts';
 import {
   type BrowserFonts,
   loadBrowserFonts,
@@ -9,17 +14,9 @@ import {
   renderInBrowser,
 } from '../../packages/server/src/compose/renderers/browser/render-in-browser.ts';
 import { createBrowserTextDrawer } from '../../packages/server/src/compose/renderers/browser/text-in-browser.ts';
-import {
-  type RawInput,
-  renderRaster,
-} from '../../packages/server/src/compose/renderers/raster/render-raster.ts';
-import {
-  type ResolvedStyle,
-  resolveStyle,
-  type StyleRequest,
-} from '../../packages/server/src/compose/resolve-style.ts';
+import { renderRaster } from '../../packages/server/src/compose/renderers/raster/render-raster.ts';
 import { buildScene, type ScreenshotInfo } from '../../packages/server/src/compose/scene.ts';
-import type { RawImage } from '../../packages/server/src/image/raw-image.ts';
+import type { RawImage, RawPixels } from '../../packages/server/src/image/raw-image.ts';
 import { testPool } from '../support/capture-test-kit.ts';
 import { type RasterKit, useRasterKit } from './raster-kit.ts';
 
@@ -27,12 +24,12 @@ export interface ParityKit extends RasterKit {
   /** The same scene drawn by both compose modes. */
   both(
     request: StyleRequest,
-    options?: { mode?: 'composite' | 'inline'; input?: RawInput; info?: Partial<ScreenshotInfo> },
+    options?: { mode?: 'composite' | 'inline'; input?: RawPixels; info?: Partial<ScreenshotInfo> },
   ): Promise<{ raster: RawImage; browser: RawImage }>;
   /** The same, from a style already resolved (e.g. the AI step's, which may name a brand's own face). */
   bothResolved(
     style: ResolvedStyle,
-    options?: { mode?: 'composite' | 'inline'; input?: RawInput; info?: Partial<ScreenshotInfo> },
+    options?: { mode?: 'composite' | 'inline'; input?: RawPixels; info?: Partial<ScreenshotInfo> },
   ): Promise<{ raster: RawImage; browser: RawImage }>;
 }
 

@@ -1,18 +1,17 @@
 import { beforeAll } from 'vitest';
+import { resolveStyle, type StyleRequest } from '../../packages/server/src/captures/resolve/resolve-style.ts';
 import { pageTopColor, pageTopRows } from '../../packages/server/src/compose/page-top-color.ts';
 import {
   type ComposeCache,
   createComposeCache,
-  type RawInput,
   renderRaster,
 } from '../../packages/server/src/compose/renderers/raster/render-raster.ts';
-import { resolveStyle, type StyleRequest } from '../../packages/server/src/compose/resolve-style.ts';
 import { buildScene, type ScreenshotInfo } from '../../packages/server/src/compose/scene.ts';
 import {
   type FontCatalogue,
   loadFontCatalogue,
 } from '../../packages/server/src/compose/text/font-catalogue.ts';
-import type { RawImage } from '../../packages/server/src/image/raw-image.ts';
+import type { RawImage, RawPixels } from '../../packages/server/src/image/raw-image.ts';
 import { fakeAppScreenshot, fakeMobileScreenshot } from '../support/fake-screenshot.ts';
 import { DEVICE_PAGE } from './device-gallery-scenes.ts';
 
@@ -20,9 +19,9 @@ export interface RasterKit {
   fonts: FontCatalogue;
   cache: ComposeCache;
   /** The 720x450 fake app screenshot every gallery starts from. */
-  shot: RawInput;
+  shot: RawPixels;
   /** resolveStyle -> buildScene -> renderRaster, on `input` (default: the fake screenshot). */
-  render(request: StyleRequest, input?: RawInput, info?: Partial<ScreenshotInfo>): Promise<RawImage>;
+  render(request: StyleRequest, input?: RawPixels, info?: Partial<ScreenshotInfo>): Promise<RawImage>;
 }
 
 /**
@@ -50,8 +49,8 @@ export function useRasterKit(): RasterKit {
 /** The screenshot a device gallery scene is drawn on, as device-gallery-scenes.ts describes. */
 export async function deviceInput(
   kind: 'mobile' | 'desktop' | 'window',
-  windowShot: RawInput,
-): Promise<{ input: RawInput; info: Partial<ScreenshotInfo> }> {
+  windowShot: RawPixels,
+): Promise<{ input: RawPixels; info: Partial<ScreenshotInfo> }> {
   // mobile: the iPhone's default 402x812 page area; desktop: a 1728x1080 capture (the MacBook's
   // default viewport) at DPR 2 shown at half size; window: a 1440x900 page at DPR 1.
   const input =

@@ -1,4 +1,4 @@
-import type { StyleRequest } from '../../packages/server/src/compose/resolve-style.ts';
+import type { StyleRequest } from '../../packages/server/src/captures/resolve/resolve-style.ts';
 import { half } from './gallery-scenes.ts';
 
 /** A title, a subtitle and a free text overlay (on the screenshot, in a box it must fit). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { resolveStyle } from '../../packages/server/src/compose/resolve-style.ts';
+import { resolveStyle } from '../../packages/server/src/captures/resolve/resolve-style.ts';
 import { buildScene } from '../../packages/server/src/compose/scene.ts';
 import { compareWithReference } from './image-compare.ts';
 import { compareModes } from './parity-compare.ts';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BrowserPool } from '../../packages/server/src/capture/browser-pool.ts';
+import type { BrowserPool } from '../../packages/server/src/browser/browser-pool.ts';
 import { testPool } from '../support/capture-test-kit.ts';
 import { type RunningServer, startFixtureServer } from '../support/fixture-server.ts';
 import { EVAL_SET } from './eval-set.ts';

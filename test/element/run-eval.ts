@@ -1,8 +1,8 @@
-import type { BrowserPool } from '../../packages/server/src/capture/browser-pool.ts';
-import { emulate } from '../../packages/server/src/capture/capture-page.ts';
-import type { DocumentBox } from '../../packages/server/src/capture/element/element-candidate.ts';
-import { resolveElement } from '../../packages/server/src/capture/element/resolve-element.ts';
-import { returnToTop, scrollToBottom } from '../../packages/server/src/capture/page-stabilisation.ts';
+import type { BrowserPool } from '../../packages/server/src/browser/browser-pool.ts';
+import { emulate } from '../../packages/server/src/browser/capture-page.ts';
+import type { DocumentBox } from '../../packages/server/src/browser/element/element-candidate.ts';
+import { resolveElement } from '../../packages/server/src/browser/element/resolve-element.ts';
+import { returnToTop, scrollToBottom } from '../../packages/server/src/browser/page-stabilisation.ts';
 import { AppError } from '../../packages/server/src/errors/app-error.ts';
 import { pageOptions } from '../support/capture-test-kit.ts';
 import { TEMPLATES_PATH } from '../support/fixture-server.ts';

@@ -6,7 +6,7 @@ const DOMAIN = 'app.vitrine.test';
 const SECRET_VALUE = 'sekrit-cookie-value-1234';
 const UNKNOWN_ID = 'ap_01ARZ3NDEKTSV4RRFFQ69G5FAV';
 
-/** The profile API (contract.md section 8): inputs, checks, ownership, storage. No browser here. */
+/** The profile API (docs/api-decisions.md section 8): inputs, checks, ownership, storage. No browser here. */
 describe.each(ENGINES)('auth profiles API on %s', (engine) => {
   let t: TestApp;
   let owner: TestKey;

@@ -2,7 +2,7 @@ import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { useFixtureApp } from '../support/fixture-app.ts';
 
-/** `element`: a plain-language description captured like a selector (contract.md 4). */
+/** `element`: a plain-language description captured like a selector (docs/api-decisions.md section 4). */
 describe('POST and GET /v1/capture with element', () => {
   const app = useFixtureApp({ env: { VITRINE_QUEUE_POLL_MS: '50' }, credits: 100 });
 

@@ -161,4 +161,70 @@ describe.each(ENGINES)('the capture service on %s', (engine) => {
       .executeTakeFirstOrThrow();
     expect(row.request).toBe(serialiseResolvedCapture(sync.capture));
   });
+
+  it('queues an AI capture with only its plan as the payload: no raw request, nothing to resolve again', async () => {
+    const body = {
+      url: page(),
+      ai: true,
+      prompt: 'dark and cinematic',
+      title: 'Ship faster',
+      padding: 32,
+      show_resolved_params: true,
+      output: { format: 'webp' as const },
+    };
+    const accepted = await t.request('POST', '/v1/capture', {
+      key: owner.key,
+      json: { ...body, async: true, webhook_url: `${fixtures.origin}/hook` },
+    });
+    expect(accepted.status, accepted.text).toBe(202);
+    const row = await t.app.database.db
+      .selectFrom('jobs')
+      .select('request')
+      .where('id', '=', accepted.json.job_id)
+      .executeTakeFirstOrThrow();
+    const payload = JSON.parse(row.request) as Record<string, unknown>;
+    // The plan's fields and nothing else: no request body, no delivery fields.
+    expect(Object.keys(payload).sort()).toEqual(
+      [
+        'version',
+        'kind',
+        'projectId',
+        'page',
+        'output',
+        'style',
+        'cost',
+        'cacheTtlSeconds',
+        'showResolvedParams',
+        'warnings',
+        'ai',
+      ].sort(),
+    );
+    const ai = payload.ai as Record<string, unknown>;
+    expect(Object.keys(ai).sort()).toEqual(['brand', 'copy', 'fixed', 'projectBrand', 'prompt', 'style']);
+    // The AI plan names the fields the caller fixed; their values are the resolved style's.
+    expect(ai.fixed).toEqual(['padding', 'title']);
+    const style = payload.style as Record<string, unknown>;
+    expect(style).toMatchObject({ padding: 32, title: 'Ship faster', title_font: 'Inter' });
+    expect(style.output).toEqual(payload.output);
+    expect(payload.output).toEqual({ format: 'webp', width: null, height: null, quality: null, dpr: 1 });
+    const keysAtAnyDepth = (value: unknown): string[] =>
+      value !== null && typeof value === 'object'
+        ? Object.entries(value).flatMap(([k, v]) => [k, ...keysAtAnyDepth(v)])
+        : [];
+    for (const requestOnly of ['request', 'async', 'webhook_url', 'url_or_site', 'ai_style', 'ai_copy']) {
+      expect(keysAtAnyDepth(payload)).not.toContain(requestOnly);
+    }
+    // And it renders: the worker applies the AI's choices to the plan.
+    for (let i = 0; i < 600; i++) {
+      const job = await t.request('GET', `/v1/jobs/${accepted.json.job_id}`, { key: owner.key });
+      if (job.json.status !== 'pending') {
+        expect(job.json.status, job.text).toBe('completed');
+        expect(job.json.result.ai_decisions.overridden).toContain('title');
+        expect(job.json.result.resolved_params).toMatchObject({ padding: 32, title: 'Ship faster' });
+        return;
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error('the AI job did not finish');
+  }, 120_000);
 });

@@ -6,7 +6,7 @@ import { type RunningServer, startFixtureServer } from '../support/fixture-serve
 import { ENGINES, startTestApp, type TestApp, type TestKey } from '../support/test-app.ts';
 
 /**
- * A client's signer, written from contract.md section 4 alone (not our server code): pairs of
+ * A client's signer, written from docs/api-decisions.md section 4 alone (not our server code): pairs of
  * decoded values, each encodeURIComponent'd, sorted as whole strings, METHOD\nPATH\npairs,
  * lowercase hex HMAC-SHA256 keyed with the signing secret.
  */

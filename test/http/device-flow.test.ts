@@ -6,7 +6,7 @@ import { createWebClient, type WebClient } from '../support/web-client.ts';
 const CODE_PATTERN = /^[BCDFGHJKLMNPQRSTVWXZ]{4}-[BCDFGHJKLMNPQRSTVWXZ]{4}$/;
 const PASSWORD = 'correct horse battery';
 
-/** The device flow of contract.md section 6, on both engines, with the adversarial cases of issue 11. */
+/** The device flow of docs/api-decisions.md section 6, on both engines, with the adversarial cases of issue 11. */
 describe.each(ENGINES)('device login (%s)', (engine) => {
   let t: TestApp;
   let now = Date.now();

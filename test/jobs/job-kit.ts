@@ -6,14 +6,14 @@ import { createCredits } from '../../packages/server/src/billing/credits.ts';
 import {
   type PageCapture,
   plainPageOptions,
-} from '../../packages/server/src/capture/page-capture-options.ts';
+} from '../../packages/server/src/browser/page-capture-options.ts';
 import type { ResolvedCapture } from '../../packages/server/src/captures/resolved-capture.ts';
 import { createCaptureRunner } from '../../packages/server/src/captures/run-capture.ts';
 import { systemClock } from '../../packages/server/src/clock.ts';
 import { createCapturesRepository } from '../../packages/server/src/db/captures-repository.ts';
 import { createCreditLedgerRepository } from '../../packages/server/src/db/credit-ledger-repository.ts';
 import type { Db } from '../../packages/server/src/db/tables.ts';
-import type { RenderJob } from '../../packages/server/src/jobs/job-worker.ts';
+import type { RunQueuedCapture } from '../../packages/server/src/jobs/job-worker.ts';
 
 /** A user with a credit balance, inserted directly. */
 export async function insertUser(db: Db, credits: number): Promise<Principal> {
@@ -90,8 +90,8 @@ export function renderKit(db: Db, capture: (signal: AbortSignal) => Promise<void
       blobKey: (id, format) => `r/${id}.${format}`,
     },
   });
-  const render: RenderJob = (input, signal) => service.run(input, signal);
-  return { credits, render, renders: () => renders };
+  const render: RunQueuedCapture = async (input, signal) => (await service.run(input, signal)).result;
+  return { credits, render, failed: service.refundQueued, renders: () => renders };
 }
 
 /** A resolved unstyled capture of `url`, never cached (the job payload the tests queue). */
@@ -101,7 +101,7 @@ export function captureOf(url: string): ResolvedCapture {
     kind: 'raw',
     projectId: null,
     page: plainPageOptions(url, { viewport: { width: 1440, height: 900 } }),
-    output: { format: 'png', width: undefined, height: undefined, quality: undefined, dpr: 1 },
+    output: { format: 'png', width: null, height: null, quality: null, dpr: 1 },
     style: null,
     cost: 1,
     cacheTtlSeconds: 0,

@@ -7,7 +7,7 @@ import {
 import type { OpenedDatabase } from '../../packages/server/src/db/open-database.ts';
 import { AppError } from '../../packages/server/src/errors/app-error.ts';
 import { type CaptureJobPayload, createJobService } from '../../packages/server/src/jobs/job-service.ts';
-import { createJobWorker, type RenderJob } from '../../packages/server/src/jobs/job-worker.ts';
+import { createJobWorker, type RunQueuedCapture } from '../../packages/server/src/jobs/job-worker.ts';
 import {
   createWebhookDeliverer,
   recoverWebhookDeliveries,
@@ -41,7 +41,7 @@ describe.each(ENGINES)('async jobs and webhooks on %s', (engine) => {
   let dns: Record<string, string[]>;
 
   async function openStack(
-    render: (kit: ReturnType<typeof renderKit>) => RenderJob = (kit) => kit.render,
+    render: (kit: ReturnType<typeof renderKit>) => RunQueuedCapture = (kit) => kit.render,
     opts: { delays?: number[] } = {},
   ) {
     const opened: OpenedDatabase = await database.open();
@@ -69,8 +69,8 @@ describe.each(ENGINES)('async jobs and webhooks on %s', (engine) => {
     const service = createJobService({ jobs, queue: captureQueue, clock: systemClock });
     const worker = createJobWorker({
       jobs,
-      credits: kit.credits,
       render: render(kit),
+      failed: kit.failed,
       webhooks: webhookQueue,
       clock: systemClock,
     });

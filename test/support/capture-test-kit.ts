@@ -5,11 +5,11 @@ import {
   type BrowserPool,
   type BrowserPoolOptions,
   createBrowserPool,
-} from '../../packages/server/src/capture/browser-pool.ts';
+} from '../../packages/server/src/browser/browser-pool.ts';
 import {
   type PageCaptureOptions,
   plainPageOptions,
-} from '../../packages/server/src/capture/page-capture-options.ts';
+} from '../../packages/server/src/browser/page-capture-options.ts';
 
 /** Debian's Chromium, which the tests drive (never a downloaded build). */
 export const TEST_CHROMIUM_PATH = '/usr/bin/chromium';

@@ -1,11 +1,11 @@
 import sharp from 'sharp';
-import type { RawInput } from '../../packages/server/src/compose/renderers/raster/render-raster.ts';
+import type { RawPixels } from '../../packages/server/src/image/raw-image.ts';
 
 /**
  * A realistic-looking SaaS dashboard (nav bar, sidebar, stat cards, a chart, a table) drawn
  * from SVG, so image tests exercise real edges and colours without a browser.
  */
-export async function fakeAppScreenshot(width = 1440, height = 900): Promise<RawInput> {
+export async function fakeAppScreenshot(width = 1440, height = 900): Promise<RawPixels> {
   const sx = width / 1440;
   const card = (x: number, label: string, value: string, delta: string, color: string) => `
     <g transform="translate(${x},104)"><rect width="268" height="120" rx="12" fill="#fff" stroke="#E2E8F0"/>
@@ -54,7 +54,7 @@ export async function fakeAppScreenshot(width = 1440, height = 900): Promise<Raw
  * out below the status bar (the device frame draws that bar), drawn at 402 x 812 design units
  * and scaled to `width` x `height`.
  */
-export async function fakeMobileScreenshot(width = 402, height = 812): Promise<RawInput> {
+export async function fakeMobileScreenshot(width = 402, height = 812): Promise<RawPixels> {
   const rows = Array.from(
     { length: 6 },
     (_, i) => `<g transform="translate(20,${392 + i * 64})">

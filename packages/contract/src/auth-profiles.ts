@@ -4,7 +4,7 @@ import { idSchema, timestampSchema } from './ids.ts';
 import { trimmedText } from './text-fields.ts';
 
 /**
- * Limits on what an auth profile may hold (contract.md section 8): browsers keep about 180
+ * Limits on what an auth profile may hold (docs/api-decisions.md section 8): browsers keep about 180
  * cookies per domain and 4 KiB per cookie; localStorage is about 5 MiB per origin in browsers,
  * far more than a login needs, so the stored state is capped well below the body limit.
  */
@@ -23,7 +23,7 @@ export const AUTH_PROFILE_LIMITS = {
   nameChars: 200,
 } as const;
 
-/** `status` of a profile (contract.md section 8). */
+/** `status` of a profile (docs/api-decisions.md section 8). */
 export const AUTH_PROFILE_STATUSES = ['active', 'expired', 'failing'] as const;
 export type AuthProfileStatus = (typeof AUTH_PROFILE_STATUSES)[number];
 

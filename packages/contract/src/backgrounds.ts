@@ -149,7 +149,7 @@ export type BackgroundListResponse = z.infer<typeof backgroundListResponseSchema
 export const backgroundPacksResponseSchema = z.object({ packs: z.array(backgroundPackSchema) });
 export type BackgroundPacksResponse = z.infer<typeof backgroundPacksResponseSchema>;
 
-/** The two catalogue routes, to be spread into `ROUTES` (contract.md section 7: public). */
+/** The two catalogue routes, to be spread into `ROUTES` (docs/api-decisions.md section 7: public). */
 export const BACKGROUND_ROUTES = {
   listBackgrounds: {
     operationId: 'listBackgrounds',

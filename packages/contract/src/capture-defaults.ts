@@ -1,5 +1,5 @@
 /**
- * The static defaults of the capture fields (contract.md section 4: what `{"url": ...}` alone
+ * The static defaults of the capture fields (docs/api-decisions.md section 4: what `{"url": ...}` alone
  * produces), in one table. The schemas show them in the OpenAPI document (`default`) and the
  * server resolves requests from here; nothing else writes these values down. Defaults that
  * depend on other fields are resolved in code, each in one place: a device's own viewport, DPR
@@ -64,7 +64,7 @@ export const CAPTURE_DEFAULTS = {
 export type CaptureDefaults = typeof CAPTURE_DEFAULTS;
 
 /**
- * Credits per capture (contract.md section 3): the defaults of the `VITRINE_PRICE_*` settings.
+ * Credits per capture (docs/api-decisions.md section 3): the defaults of the `VITRINE_PRICE_*` settings.
  * A capture costs `capture`, plus `full_page` for a full-page capture, plus `over_8_megapixels`
  * when the output is larger, plus `video_second` per started second of a video (`motion`); an
  * unstyled capture (`POST /v1/raw`) costs `raw`; a cached result 0.

@@ -21,7 +21,7 @@ export type RequestFormat = (typeof REQUEST_FORMATS)[number];
 export const BLOCK_CATEGORIES = ['ads', 'trackers', 'cookie-banners', 'chat-widgets'] as const;
 export const BLOCK_RESOURCE_TYPES = ['image', 'font', 'media', 'script', 'stylesheet'] as const;
 
-/** Limits of contract.md section 4, shared by validation and documentation. */
+/** Limits of docs/api-decisions.md section 4, shared by validation and documentation. */
 export const CAPTURE_LIMITS = {
   viewportWidth: { min: 200, max: 3840 },
   viewportHeight: { min: 200, max: 4320 },
@@ -127,7 +127,7 @@ export const deliveryFieldsShape = {
 const FULL_PAGE_ON = { required: ['full_page'], properties: { full_page: { const: true } } };
 
 /**
- * Combinations of the target fields the server refuses with 400 (captures/resolve-page.ts), in
+ * Combinations of the target fields the server refuses with 400 (captures/resolve/resolve-page.ts), in
  * JSON Schema so that a client reading the document can see them. `url` is required unless
  * `site` is given (`if`/`then`, which the object's own `required` cannot say; an `anyOf` of two
  * `required` lists would say it too, but openapi-typescript turns that into `unknown`).

@@ -56,9 +56,13 @@ export type TitlePosition = (typeof TITLE_POSITIONS)[number];
 export type TextAlign = (typeof TEXT_ALIGNS)[number];
 export type TextVerticalAlign = (typeof TEXT_VERTICAL_ALIGNS)[number];
 export type ComposeMode = (typeof COMPOSE_MODES)[number];
+export type Perspective = (typeof PERSPECTIVES)[number];
+export type CameraPresetName = (typeof CAMERA_PRESETS)[number];
+export type DepthBlurType = (typeof DEPTH_BLUR_TYPES)[number];
+export type DepthBlurDirection = (typeof DEPTH_BLUR_DIRECTIONS)[number];
 
 /**
- * Numeric bounds of the styling fields (contract.md 4 where it states them, otherwise chosen so
+ * Numeric bounds of the styling fields (docs/api-decisions.md section 4 where it states them, otherwise chosen so
  * that every accepted value still renders something sensible). Lengths are CSS px at dpr 1.
  */
 export const COMPOSE_LIMITS = {
@@ -96,7 +100,7 @@ export const COMPOSE_LIMITS = {
 
 type Bounds = { readonly min: number; readonly max: number };
 
-/** An enum whose error message names every valid value (contract.md 2). */
+/** An enum whose error message names every valid value (docs/api-decisions.md section 2). */
 function oneOf<const T extends readonly [string, ...string[]]>(values: T) {
   return z.enum(values, { error: `Must be one of: ${values.join(', ')}` });
 }

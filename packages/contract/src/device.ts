@@ -3,7 +3,7 @@ import { idSchema } from './ids.ts';
 import { SCOPES } from './scopes.ts';
 
 /**
- * Device login (interface.md 4.3, 4.4, 3.1; contract.md section 6): a command-line client asks
+ * Device login (interface.md 4.3, 4.4, 3.1; docs/api-decisions.md section 6): a command-line client asks
  * for a code, the user approves it on the `/device` web page, and the client's poll returns an
  * API key once.
  */

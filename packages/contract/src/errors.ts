@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * The error-code table of contract.md section 2: every error the API returns has one of these
+ * The error-code table of docs/api-decisions.md section 2: every error the API returns has one of these
  * codes, and its HTTP status comes from here and nowhere else.
  */
 export const ERROR_CODES = {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Type prefixes of every id (contract.md section 1): prefix + 26-character Crockford ULID. */
+/** Type prefixes of every id (docs/api-decisions.md section 1): prefix + 26-character Crockford ULID. */
 export const ID_PREFIXES = {
   capture: 'cap_',
   job: 'job_',

@@ -5,7 +5,7 @@ import { idSchema, timestampSchema } from './ids.ts';
 export const JOB_STATUSES = ['pending', 'completed', 'failed'] as const;
 export const WEBHOOK_STATUSES = ['pending', 'delivered', 'failed'] as const;
 
-/** 202 answer to a capture with `async: true` (contract.md section 5). */
+/** 202 answer to a capture with `async: true` (docs/api-decisions.md section 5). */
 export const jobAcceptedSchema = z
   .object({ job_id: idSchema('job'), status: z.literal('pending') })
   .meta({ id: 'JobAccepted' });

@@ -32,7 +32,7 @@ export const brandFontFileSchema = z
   .meta({ id: 'BrandFontFile' });
 export type BrandFontFile = z.infer<typeof brandFontFileSchema>;
 
-/** Extracted brand data (contract.md section 9). */
+/** Extracted brand data (docs/api-decisions.md section 9). */
 export const brandSchema = z
   .object({
     name: z.string().nullable(),

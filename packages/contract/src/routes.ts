@@ -53,7 +53,7 @@ export type RouteAccess =
   | {
       kind: 'scope';
       scope: Scope;
-      /** Also callable without a key through a signed URL (contract.md section 4). */
+      /** Also callable without a key through a signed URL (docs/api-decisions.md section 4). */
       signedUrl?: boolean;
     }
   | { kind: 'key' }
@@ -67,7 +67,7 @@ export type NonJsonAnswer =
 /** What `GET /v1/capture` answers with `response=image`: the stored image as it was encoded. */
 export const IMAGE_MEDIA_TYPES = ['image/png', 'image/webp', 'image/jpeg'] as const;
 
-/** Which rate-limit bucket a route counts against (contract.md section 3). */
+/** Which rate-limit bucket a route counts against (docs/api-decisions.md section 3). */
 export type RateLimitBucket = 'capture' | 'default' | 'device_code' | 'none';
 
 export interface RouteDefinition {

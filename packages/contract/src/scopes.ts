@@ -1,5 +1,5 @@
 /**
- * API key scopes (contract.md section 3). An empty scope list on a key means full access.
+ * API key scopes (docs/api-decisions.md section 3). An empty scope list on a key means full access.
  * `keys` **(ext)** lets a key list, create and revoke its account's keys (`/v1/keys`).
  */
 export const SCOPES = [

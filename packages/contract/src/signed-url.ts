@@ -1,5 +1,5 @@
 /**
- * The canonical string of a signed request (contract.md section 4): METHOD, PATH and every
+ * The canonical string of a signed request (docs/api-decisions.md section 4): METHOD, PATH and every
  * query pair but `signature`, each `encodeURIComponent(key)=encodeURIComponent(value)` on the
  * decoded values, sorted as whole strings (JavaScript's default sort) and joined by `&`. The
  * server verifies with it and `vitrine sign` mints with it, so both always agree.

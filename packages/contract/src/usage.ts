@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** GET /v1/usage (ext, contract.md section 3). */
+/** GET /v1/usage (ext, docs/api-decisions.md section 3). */
 export const usageResponseSchema = z
   .object({
     credits_remaining: z.number().int(),

@@ -4,7 +4,7 @@ import type { CaptureQuery } from './types.ts';
 const SIGNED_PATH = '/v1/capture';
 
 /**
- * The canonical string of a signed request (contract.md section 4): METHOD, PATH and every query
+ * The canonical string of a signed request (docs/api-decisions.md section 4): METHOD, PATH and every query
  * pair but `signature`, each `encodeURIComponent(key)=encodeURIComponent(value)`, sorted as whole
  * strings and joined by `&`. The same recipe as the server's; a test signs with both.
  */

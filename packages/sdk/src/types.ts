@@ -51,7 +51,7 @@ export type ErrorEnvelope = Schemas['Error'];
 /** A `code` of the API's error envelope (docs/errors.md lists them). */
 export type ApiErrorCode = ErrorEnvelope['error']['code'];
 
-/** The body POSTed to a job's `webhook_url` (contract.md section 5). */
+/** The body POSTed to a job's `webhook_url` (docs/api-decisions.md section 5). */
 export type WebhookPayload =
   | { job_id: string; status: 'completed'; result: CaptureResult }
   | { job_id: string; status: 'failed'; error: string };

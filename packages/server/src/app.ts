@@ -22,19 +22,25 @@ import { type Credits, createCredits } from './billing/credits.ts';
 import { type BrandJobPayload, createBrandJobs } from './brand/brand-jobs.ts';
 import { createLateBrandStarter } from './brand/brand-starter.ts';
 import { extractBrand } from './brand/extract-brand.ts';
-import { createBlockListsLoader } from './capture/block-lists.ts';
-import { type BrowserPool, createBrowserPool } from './capture/browser-pool.ts';
-import { probePageAuth } from './capture/page-auth.ts';
-import { createPageCaptureCache } from './capture/page-capture-cache.ts';
+import { createBlockListsLoader } from './browser/block-lists.ts';
+import { type BrowserPool, createBrowserPool } from './browser/browser-pool.ts';
+import { probePageAuth } from './browser/page-auth.ts';
+import { createPageCaptureCache } from './browser/page-capture-cache.ts';
 import { type CaptureService, createCaptureService } from './captures/capture-service.ts';
 import { createCaptureRunner } from './captures/run-capture.ts';
 import { type Clock, systemClock } from './clock.ts';
 import { type ClosedStep, closeAll } from './close-all.ts';
-import { loadBrowserFonts } from './compose/renderers/browser/fonts.ts';
-import type { PageRunner } from './compose/renderers/browser/render-in-browser.ts';
-import { createBrowserTextDrawer } from './compose/renderers/browser/text-in-browser.ts';
-import { createComposeCache } from './compose/renderers/compose-cache.ts';
-import { loadFontCatalogue } from './compose/text/font-catalogue.ts';
+import type { PageRunner } from './compose/index.ts';
+import {
+  browserRenderer,
+  createBrowserTextDrawer,
+  createComposeCache,
+  createComposeStage,
+  createMotionStage,
+  loadBrowserFonts,
+  loadFontCatalogue,
+  rasterRenderer,
+} from './compose/index.ts';
 import type { Config } from './config/load-config.ts';
 import { createApiKeysRepository } from './db/api-keys-repository.ts';
 import { createAuthProfilesRepository } from './db/auth-profiles-repository.ts';
@@ -81,8 +87,6 @@ import { createProjectService, type ProjectService } from './projects/project-se
 import { createEmbeddedJobQueue } from './queue/embedded-job-queue.ts';
 import type { JobQueue, JobQueueSettings } from './queue/job-queue.ts';
 import { createBackgroundImages } from './render/background-images.ts';
-import { browserRenderer, createComposeStage, rasterRenderer } from './render/compose-stage.ts';
-import { createMotionStage } from './render/motion-stage.ts';
 import { createRenderStages } from './render/render-stages.ts';
 import { loadMasterKey } from './secrets/master-key.ts';
 import { createSealedBox } from './secrets/sealed-box.ts';
@@ -287,7 +291,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const compose = createComposeStage({
     fonts,
     decode: decodeToRaw,
-    backgroundImages,
+    loadBackground: backgroundImages.load,
     renderers: {
       satori: rasterScenes,
       browser: browserRenderer({ withPage: withComposePage, fonts: browserFonts, cache: composeCache }),
@@ -310,7 +314,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       : createMotionStage({
           fonts,
           decode: decodeToRaw,
-          backgroundImages,
+          loadBackground: backgroundImages.load,
           renderer: rasterScenes,
           // Its temporary files live under the data directory, removed after each clip.
           openSink: (settings, signal) =>
@@ -364,7 +368,6 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const captures = createCaptureService({
     targets: policy,
     findProject: (userId, id) => repositories.projects.find(userId, id),
-    credits: services.credits,
     runner,
     queue: jobService,
     prices: config.prices,
@@ -380,8 +383,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     service: jobService,
     captureQueue,
     webhookQueue: openQueue('webhooks', webhookQueueSettings(config)),
-    credits: services.credits,
     render: captures.runQueued,
+    failed: captures.failQueued,
     guardedFetch,
     signingSecret: createWebhookSecretLookup({
       findProject: (id) => repositories.projects.findAnyById(id),

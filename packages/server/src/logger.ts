@@ -1,6 +1,6 @@
 import { type DestinationStream, type LoggerOptions, pino } from 'pino';
 
-/** Query parameters that carry a credential (contract.md 3 and 4), compared decoded and lowercased. */
+/** Query parameters that carry a credential (docs/api-decisions.md sections 3 and 4), compared decoded and lowercased. */
 const SECRET_QUERY_NAMES = new Set(['api_key', 'signature']);
 
 /** A query name as the framework reads it (`+` is a space, percent-escapes decoded), or null. */

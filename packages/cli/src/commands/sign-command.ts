@@ -46,7 +46,7 @@ export function parsePairs(args: readonly string[]): Map<string, string> {
 }
 
 /**
- * A signed GET /v1/capture URL (contract.md section 4), computed locally by the SDK's signer: no
+ * A signed GET /v1/capture URL (docs/api-decisions.md section 4), computed locally by the SDK's signer: no
  * request is made. `pairs` holds `project_id`, the project whose secret signs.
  */
 export function signCaptureUrl(options: {

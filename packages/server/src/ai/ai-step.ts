@@ -1,65 +1,42 @@
 import { type BrandTitleFont, brandTitleFont, projectTitleFont, webFontOf } from '../brand/brand-font.ts';
-import type { PageCapture } from '../capture/page-capture-options.ts';
-import { resolveStyle } from '../compose/resolve-style.ts';
-import type { ResolvedStyle, StyleRequest } from '../compose/style-types.ts';
+import type { PageCapture } from '../browser/page-capture-options.ts';
 import type { GuardedFetch } from '../netpolicy/guarded-fetch.ts';
 import type { BlobStore } from '../storage/blob-store.ts';
 import type { AiPlan } from './ai-plan.ts';
-import type { AiProvider, ChosenFields, PageSignals } from './ai-types.ts';
+import type { AiCopy, AiProvider, ChosenFields, PageSignals } from './ai-types.ts';
 import { brandFields, brandOfPage } from './brand-fields.ts';
 import { readScreenshot } from './screenshot-palette.ts';
 
-/** What the AI step hands the compose stage: the final style, and what the result reports. */
-export interface AiOutcome {
-  style: ResolvedStyle;
-  decisions: Record<string, unknown>;
+/**
+ * What the AI step decided: its choices, before the request's explicit fields are laid over them
+ * (that, and the style it gives, is the resolver's: captures/resolve/ai-overlay.ts), and what the
+ * result reports of the decision.
+ */
+export interface AiChoices {
+  /** Styling chosen by the provider, then the brand's fields over it. */
+  chosen: ChosenFields;
+  /** The copy the provider wrote (headline, subtitle, badge; null where it wrote none). */
+  copy: AiCopy;
+  /** A brand's own title face, registered under this family name (set after resolution). */
+  ownTitleFont: string | null;
+  /** Reported as is in `ai_decisions`. */
+  report: {
+    engine: string;
+    page_type: string;
+    tone: string;
+    audience: string;
+    palette: string[];
+    brand: Record<string, unknown> | null;
+  };
+  /** Why each choice was made (the provider's, then the brand's). */
+  reasons: string[];
   warnings: string[];
-}
-
-/** Every request field that decides the background. */
-const BACKGROUND_FIELDS: (keyof StyleRequest)[] = [
-  'background_style',
-  'background_preset',
-  'background_color',
-  'background_gradient',
-  'background',
-  'background_image_url',
-];
-
-/** Request fields that, when given, mean the caller decided that aspect: the AI keeps out of it. */
-const OWNED_BY: Record<string, (keyof StyleRequest)[]> = {
-  background_preset: BACKGROUND_FIELDS,
-  background_gradient: BACKGROUND_FIELDS,
-  camera_preset: ['camera_preset', 'perspective', 'tilt_x', 'tilt_y', 'roll', 'zoom'],
-  perspective: ['camera_preset', 'perspective', 'tilt_x', 'tilt_y', 'roll'],
-  shadow: ['shadow'],
-  border: ['border', 'border_width', 'border_color'],
-  padding: ['padding'],
-  corner_radius: ['corner_radius'],
-  aspect_ratio: ['aspect_ratio', 'frame_ratio'],
-  device: ['device'],
-  title_font: ['title_font'],
-  title_size: ['title_size'],
-  title_position: ['title_position'],
-};
-
-/** The AI choices the request leaves open, and the ones it overrides. */
-function openChoices(chosen: ChosenFields, request: StyleRequest) {
-  const applied: Record<string, unknown> = {};
-  const overridden: string[] = [];
-  for (const [field, value] of Object.entries(chosen)) {
-    const owners = OWNED_BY[field] ?? [field as keyof StyleRequest];
-    if (owners.some((f) => request[f] !== undefined)) overridden.push(field);
-    else applied[field] = value;
-  }
-  return { applied, overridden };
 }
 
 /**
  * The AI step of a render: after the page is captured (its signals gathered in the same load) and
- * before compose. Asks the provider, applies the brand, lays the request's explicit fields over
- * every choice, and resolves the style again from that; `ai_decisions` says what was chosen,
- * what the request overrode and why.
+ * before compose. Asks the provider and applies the brand; returns the choices. It resolves
+ * nothing: the capture service's resolver lays the request's fixed fields over them.
  */
 export interface AiStepDeps {
   provider: AiProvider;
@@ -86,7 +63,7 @@ async function brandFontFor(
 }
 
 export function createAiStep(deps: AiStepDeps) {
-  return async (plan: AiPlan, capture: PageCapture, signal: AbortSignal): Promise<AiOutcome> => {
+  return async (plan: AiPlan, capture: PageCapture, signal: AbortSignal): Promise<AiChoices> => {
     const signals = capture.signals;
     if (!signals) throw new Error('The AI step needs the page signals of the capture');
     const { palette, thumbnail } = await readScreenshot(capture.png);
@@ -102,8 +79,9 @@ export function createAiStep(deps: AiStepDeps) {
       const brand = plan.projectBrand ?? brandOfPage(signals, palette, capture.finalUrl);
       // The site's own web font for the title, when the request leaves the title font open: the
       // project brand's kept file, or the page's heading (or body) family's file.
-      const titleFont =
-        plan.request.title_font === undefined ? await brandFontFor(plan, signals, deps, signal) : null;
+      const titleFont = !plan.fixed.includes('title_font')
+        ? await brandFontFor(plan, signals, deps, signal)
+        : null;
       if (titleFont?.kind === 'own') ownFont = titleFont.family;
       const fromBrand = brandFields(brand, titleFont);
       chosen = { ...chosen, ...fromBrand.fields };
@@ -123,38 +101,20 @@ export function createAiStep(deps: AiStepDeps) {
         dark_mode: brand.dark_mode,
       };
     }
-    const { applied, overridden } = openChoices(chosen, plan.request);
-    const copy: Record<string, unknown> = {};
-    const wantsCopy = plan.copy || decision.copy.headline !== null;
-    if (wantsCopy) {
-      if (decision.copy.headline && plan.request.title === undefined) copy.title = decision.copy.headline;
-      if (decision.copy.subtitle && plan.request.subtitle === undefined)
-        copy.subtitle = decision.copy.subtitle;
-      if (decision.copy.badge && plan.request.badge === undefined) copy.badge = decision.copy.badge;
-      for (const f of ['title', 'subtitle', 'badge'] as const) {
-        if (plan.request[f] !== undefined) overridden.push(f);
-      }
-    }
-    const resolved = resolveStyle({ ...applied, ...copy, ...plan.request } as StyleRequest);
-    // A brand's own face is registered under its own name (font-families.ts), which no request
-    // field may name: it is set on the resolved style, after the request's fields were checked.
-    const style = ownFont ? { ...resolved, title_font: ownFont } : resolved;
-    if (overridden.length > 0) reasons.push(`explicit request fields kept: ${overridden.join(', ')}`);
     return {
-      style,
-      warnings: decision.warnings,
-      decisions: {
+      chosen,
+      copy: decision.copy,
+      ownTitleFont: ownFont,
+      report: {
         engine: decision.engine,
         page_type: decision.page_type,
         tone: decision.tone,
         audience: decision.audience,
         palette: palette.colors,
-        chosen: { ...applied, ...copy },
-        copy: decision.copy,
-        ...(brandReport ? { brand: brandReport } : {}),
-        overridden,
-        reasons,
+        brand: brandReport,
       },
+      reasons,
+      warnings: decision.warnings,
     };
   };
 }

@@ -1,7 +1,7 @@
 import type { Brand } from '@vitrine/contract';
 import { converter, formatHex, parse, wcagLuminance } from 'culori';
 import type { BrandTitleFont } from '../brand/brand-font.ts';
-import { resolveFontFamily } from '../compose/text/font-families.ts';
+import { resolveFontFamily } from '../compose/index.ts';
 import type { ChosenFields, PageSignals, ScreenshotPalette } from './ai-types.ts';
 
 const toOklch = converter('oklch');

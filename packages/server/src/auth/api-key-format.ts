@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 
 /**
- * API key format (contract.md section 3): `vt_live_` or `vt_test_`, 32 random base62 characters,
+ * API key format (docs/api-decisions.md section 3): `vt_live_` or `vt_test_`, 32 random base62 characters,
  * then a 6-character base62 checksum of everything before it. The checksum lets us reject typos
  * and garbage before touching the database; only the SHA-256 of the whole key is stored.
  */

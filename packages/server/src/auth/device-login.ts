@@ -81,7 +81,7 @@ function viewOf(row: DeviceCodeRow): DeviceCodeRequestView {
 }
 
 /**
- * The device flow of contract.md section 6. A poll token is 32 random bytes shown once; only
+ * The device flow of docs/api-decisions.md section 6. A poll token is 32 random bytes shown once; only
  * its SHA-256 is stored. Every transition is a conditional update, so concurrent polls and
  * clicks have exactly one winner, and the key exists only once the winning poll stores it.
  */

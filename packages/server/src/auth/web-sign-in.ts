@@ -1,7 +1,7 @@
 import { type Clock, isoNow } from '../clock.ts';
-import { hasAnyUser, insertFirstUser } from '../db/first-user.ts';
 import type { Db } from '../db/tables.ts';
 import type { UserRow, UsersRepository } from '../db/users-repository.ts';
+import { hasAnyUser, insertFirstUser } from '../db/users-repository.ts';
 import { AppError } from '../errors/app-error.ts';
 import { newId } from '../ids.ts';
 import { normalizeEmail, utcMonth } from './accounts.ts';

@@ -78,7 +78,7 @@ const hasStateInput = (body: AuthProfileBody) =>
   body.origins !== undefined;
 
 /**
- * Auth profiles of one account (contract.md section 8): inputs merged and checked, the state
+ * Auth profiles of one account (docs/api-decisions.md section 8): inputs merged and checked, the state
  * sealed with the profile id as additional data, status kept true, and the checks and state a
  * capture needs. Cookie values never leave this module except into a browser context.
  */

@@ -1,3 +1,4 @@
+import type { BackgroundGroupName } from '@vitrine/contract';
 import type { BackgroundConfig } from './background-config.ts';
 import { mixHex } from './color.ts';
 import { cssMeshCss } from './generators/css-mesh.ts';
@@ -6,8 +7,8 @@ import { linearGradientCss, radialGradientCss } from './generators/pure-gradient
 import { type BackgroundTheme, PALETTES, type Palette, type PaletteKey } from './palettes.ts';
 import { createSeededRandom, type SeededRandom, seedFromString } from './seeded-random.ts';
 
-export const BACKGROUND_GROUPS = ['backgrounds', 'gradients', 'css-backgrounds'] as const;
-export type BackgroundGroup = (typeof BACKGROUND_GROUPS)[number];
+/** A pack's group: the contract's BACKGROUND_GROUPS. */
+export type BackgroundGroup = BackgroundGroupName;
 
 /** One asset as a pack describes it, before ids and references are derived. */
 export interface AssetDraft {

@@ -9,7 +9,7 @@ import {
   GENERIC_FONT_FAMILIES,
   registerBrandFace,
   resolveFontFamily,
-} from '../compose/text/font-families.ts';
+} from '../compose/index.ts';
 import { AppError } from '../errors/app-error.ts';
 import { type GuardedFetch, isTooLarge } from '../netpolicy/guarded-fetch.ts';
 import type { BlobStore } from '../storage/blob-store.ts';

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import type { Brand } from '@vitrine/contract';
 import type { Clock } from '../clock.ts';
+import { createBrandRepository } from '../db/brand-repository.ts';
 import type { Db } from '../db/tables.ts';
 import { type JobConsumer, startJobConsumer } from '../queue/job-consumer.ts';
 import type { JobQueue } from '../queue/job-queue.ts';
@@ -34,15 +35,16 @@ export interface BrandJobsDeps {
  * decides). Results are cached per account and domain for 7 days.
  */
 export function createBrandJobs(deps: BrandJobsDeps) {
-  const { db, queue, clock } = deps;
+  const { queue, clock } = deps;
+  const brands = createBrandRepository(deps.db);
 
   /** Marks the project pending and queues its extraction. */
   async function start(userId: string, projectId: string, domain: string, force = false): Promise<void> {
-    await db
-      .updateTable('projects')
-      .set({ brand_status: 'pending', brand_error: null, updated_at: clock().toISOString() })
-      .where('id', '=', projectId)
-      .execute();
+    await brands.updateProject(
+      projectId,
+      { brand_status: 'pending', brand_error: null },
+      clock().toISOString(),
+    );
     await queue.enqueue(`brand_${projectId}_${crypto.randomBytes(6).toString('hex')}`, {
       userId,
       projectId,
@@ -52,33 +54,16 @@ export function createBrandJobs(deps: BrandJobsDeps) {
   }
 
   async function settle(projectId: string, domain: string, patch: Record<string, unknown>) {
-    await db
-      .updateTable('projects')
-      .set({ ...patch, updated_at: clock().toISOString() })
-      .where('id', '=', projectId)
-      .where('domain', '=', domain)
-      .execute();
+    await brands.updateProject(projectId, patch, clock().toISOString(), domain);
   }
 
   async function run(payload: BrandJobPayload, signal: AbortSignal): Promise<void> {
     const { userId, projectId, domain } = payload;
-    const project = await db
-      .selectFrom('projects')
-      .selectAll()
-      .where('id', '=', projectId)
-      .executeTakeFirst();
+    const project = await brands.findProject(projectId);
     if (!project || project.domain !== domain) return;
     await settle(projectId, domain, { brand_status: 'processing' });
     const since = new Date(clock().getTime() - BRAND_CACHE_MS).toISOString();
-    const cached = payload.force
-      ? undefined
-      : await db
-          .selectFrom('brand_cache')
-          .selectAll()
-          .where('user_id', '=', userId)
-          .where('domain', '=', domain)
-          .where('extracted_at', '>', since)
-          .executeTakeFirst();
+    const cached = payload.force ? undefined : await brands.findCached(userId, domain, since);
     if (cached) {
       await settle(projectId, domain, { brand: cached.brand, brand_status: 'completed', brand_error: null });
       return;
@@ -86,11 +71,7 @@ export function createBrandJobs(deps: BrandJobsDeps) {
     try {
       const brand = JSON.stringify(await deps.extract(domain, signal));
       const now = clock().toISOString();
-      await db
-        .insertInto('brand_cache')
-        .values({ user_id: userId, domain, brand, extracted_at: now })
-        .onConflict((oc) => oc.columns(['user_id', 'domain']).doUpdateSet({ brand, extracted_at: now }))
-        .execute();
+      await brands.putCached(userId, domain, brand, now);
       await settle(projectId, domain, { brand, brand_status: 'completed', brand_error: null });
     } catch (error) {
       signal.throwIfAborted();

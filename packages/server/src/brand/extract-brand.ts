@@ -7,7 +7,7 @@ import {
   type PageCapture,
   type PageCaptureOptions,
   plainPageOptions,
-} from '../capture/page-capture-options.ts';
+} from '../browser/page-capture-options.ts';
 import { AppError } from '../errors/app-error.ts';
 import type { GuardedFetch } from '../netpolicy/guarded-fetch.ts';
 import type { BlobStore } from '../storage/blob-store.ts';

@@ -17,9 +17,9 @@ export function stableJson(value: unknown): string {
  * The result-cache key of a capture: a hash of its kind, its project and its effective
  * (resolved) parameters, so two requests that differ only in spelling (`example.com` vs
  * `https://example.com/`, an explicit default) share a result, and the same page under two
- * projects does not (contract.md section 9). The account is the lookup's other half
+ * projects does not (docs/api-decisions.md section 9). The account is the lookup's other half
  * (CapturesRepository.findReusable), so results are never shared across accounts. An auth
- * profile's id and version are part of it: new cookies render anew (contract.md section 4).
+ * profile's id and version are part of it: new cookies render anew (docs/api-decisions.md section 4).
  */
 export function cacheKeyOf(capture: ResolvedCapture): string {
   return crypto

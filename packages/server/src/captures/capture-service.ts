@@ -7,14 +7,13 @@ import type {
   RawCaptureRequest,
 } from '@vitrine/contract';
 import type { Principal } from '../auth/authenticate.ts';
-import type { Credits, Reservation } from '../billing/credits.ts';
 import { AppError, invalidParam, notFound } from '../errors/app-error.ts';
 import type { BlobStore, StoredBlob } from '../storage/blob-store.ts';
 import { renderKey } from '../storage/render-key.ts';
-import { aiCostOf, resolveCaptureFields } from './resolve-capture.ts';
-import { targetUrlOf } from './resolve-page.ts';
+import { aiCostOf, resolveCaptureFields } from './resolve/resolve-capture.ts';
+import { targetUrlOf } from './resolve/resolve-page.ts';
 import type { CaptureDelivery, ResolvedCapture } from './resolved-capture.ts';
-import type { CaptureRunner } from './run-capture.ts';
+import type { CaptureRunner, ReservationRef } from './run-capture.ts';
 
 /**
  * The API-level URL check of the network policy (the egress proxy is the real control):
@@ -30,7 +29,7 @@ export interface CaptureQueue {
   enqueue(
     principal: Principal,
     capture: ResolvedCapture,
-    reservation: Reservation,
+    reservation: ReservationRef,
     webhookUrl: string | null,
   ): Promise<JobAccepted>;
 }
@@ -48,7 +47,6 @@ export interface CaptureServiceDeps {
     userId: string,
     projectId: string,
   ): Promise<{ brand: string | null; brand_status: string } | undefined>;
-  credits: Pick<Credits, 'reserve'>;
   runner: CaptureRunner;
   queue: CaptureQueue;
   prices: CreditPrices;
@@ -68,7 +66,17 @@ export interface ResolvedRequest {
 }
 
 export type Submitted =
-  | { status: 'rendered'; result: CaptureResult }
+  | { status: 'rendered'; result: CaptureResult; image?: { data: Buffer; contentType: string } }
+  | { status: 'queued'; job: JobAccepted };
+
+/** A capture done: rendered (its result; its image on demand) or queued (the job). */
+export type Captured =
+  | {
+      status: 'rendered';
+      result: CaptureResult;
+      /** The image's bytes: the ones just rendered, or the stored ones of a cached result. */
+      image(): Promise<{ data: Buffer; contentType: string }>;
+    }
   | { status: 'queued'; job: JobAccepted };
 
 /** A queued capture as the worker hands it over. */
@@ -77,8 +85,8 @@ export interface QueuedCapture {
   capture: ResolvedCapture;
   /** Fixed at enqueue, so a re-delivered job never renders twice. */
   captureId: string;
-  /** Reserved at enqueue; committed on success, left for the worker to refund on failure. */
-  reservation: Reservation;
+  /** Reserved at enqueue; the runner commits it on success, or refunds it when the job fails for good. */
+  reservation: ReservationRef;
 }
 
 /**
@@ -154,9 +162,10 @@ export function createCaptureService(deps: CaptureServiceDeps) {
   }
 
   /**
-   * Renders now (credits reserved by the runner, 402 before any work), or reserves the credits
-   * and queues the ResolvedCapture as the job's payload (202); a worker renders it with
-   * `runQueued` and commits or refunds them.
+   * Renders now (credits reserved by the runner, 402 before any work), or has the runner reserve
+   * the credits and queues the ResolvedCapture as the job's payload (202); a worker renders it
+   * with `runQueued` (the runner commits them) or reports with `failQueued` that it failed for
+   * good (the runner refunds them).
    */
   async function submit(
     request: ResolvedRequest,
@@ -165,31 +174,53 @@ export function createCaptureService(deps: CaptureServiceDeps) {
   ): Promise<Submitted> {
     const { capture, delivery } = request;
     if (!delivery.async) {
-      return { status: 'rendered', result: await deps.runner.run({ capture, principal }, signal) };
+      return { status: 'rendered', ...(await deps.runner.run({ capture, principal }, signal)) };
     }
-    const reservation = await deps.credits.reserve(principal, capture.kind, capture.cost);
+    const reservation = await deps.runner.reserve(principal, capture);
     try {
       const job = await deps.queue.enqueue(principal, capture, reservation, delivery.webhookUrl);
       return { status: 'queued', job };
     } catch (error) {
-      await reservation.refund();
+      await deps.runner.refundQueued(reservation);
       throw error;
     }
   }
 
-  /** The worker's render of a queued capture: the stored payload as is, never re-resolved. */
-  function runQueued(queued: QueuedCapture, signal: AbortSignal): Promise<CaptureResult> {
-    return deps.runner.run(queued, signal);
+  /**
+   * One call for a capture, from any door (POST and GET /v1/capture, POST /v1/raw, the
+   * playground): resolve, then render or queue. A rendered result's image is there on demand:
+   * the bytes just rendered, never read back from the store; a cached result's stored ones.
+   */
+  async function capture(
+    body: CaptureRequest | RawCaptureRequest,
+    principal: Principal,
+    kind: ResolvedCapture['kind'],
+    signal: AbortSignal,
+  ): Promise<Captured> {
+    const submitted = await submit(await resolve(body, principal, kind), principal, signal);
+    if (submitted.status === 'queued') return submitted;
+    const { result, image } = submitted;
+    return { status: 'rendered', result, image: async () => image ?? (await storedImage(result)) };
   }
 
-  /** The stored bytes of a result (GET /v1/capture with `response=image`). */
+  /** The worker's render of a queued capture: the stored payload as is, never re-resolved. */
+  async function runQueued(queued: QueuedCapture, signal: AbortSignal): Promise<CaptureResult> {
+    return (await deps.runner.run(queued, signal)).result;
+  }
+
+  /** The job worker reports a queued capture that failed for good: the runner refunds it. */
+  function failQueued(reservation: ReservationRef): Promise<void> {
+    return deps.runner.refundQueued(reservation);
+  }
+
+  /** The stored bytes of a result (a cached result answered with its image). */
   async function storedImage(result: CaptureResult): Promise<StoredBlob> {
     const blob = await deps.blobStore.get(renderKey(result.id, result.format));
     if (!blob) throw new AppError('internal_error', `Stored image ${result.id} is missing`);
     return blob;
   }
 
-  return { resolve, submit, runQueued, storedImage };
+  return { capture, resolve, submit, runQueued, failQueued };
 }
 
 export type CaptureService = ReturnType<typeof createCaptureService>;

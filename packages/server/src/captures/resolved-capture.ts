@@ -1,14 +1,14 @@
 import { CAPTURE_LIMITS, MOTION_TYPES, OUTPUT_FORMATS, VIDEO_FORMATS } from '@vitrine/contract';
 import { z } from 'zod';
 import type { AiPlan } from '../ai/ai-plan.ts';
-import type { PageCaptureOptions } from '../capture/page-capture-options.ts';
-import type { ResolvedStyle } from '../compose/resolve-style.ts';
+import type { PageCaptureOptions } from '../browser/page-capture-options.ts';
+import type { ResolvedStyle } from '../compose/index.ts';
 import { AppError } from '../errors/app-error.ts';
+import type { OutputSettings } from '../image/output-settings.ts';
 import type { MotionPlan } from '../motion/motion-plan.ts';
-import type { RenderOutputSettings } from '../render/run-render.ts';
 
-/** Output settings after defaults. */
-export type ResolvedOutput = RenderOutputSettings;
+/** Output settings after defaults (one shape: the resolved style's `output` is this value). */
+export type ResolvedOutput = OutputSettings;
 
 /**
  * A capture request resolved into plain data: every default, preset and device setting applied,
@@ -88,7 +88,9 @@ const resolvedCapturePayloadSchema = z.object({
       copy: z.boolean(),
       brand: z.boolean(),
       prompt: z.string().nullable(),
-      request: z.record(z.string(), z.unknown()),
+      fixed: z.array(z.string()).optional(),
+      // Payloads queued before `fixed` carried the request's styling fields themselves.
+      request: z.record(z.string(), z.unknown()).optional(),
       projectBrand: z.record(z.string(), z.unknown()).nullable(),
     })
     .nullable()
@@ -124,7 +126,16 @@ export function parseResolvedCapture(payload: string): ResolvedCapture {
       { details: { reason: 'render_failed' }, cause: checked.error },
     );
   }
-  return parsed as ResolvedCapture;
+  const capture = parsed as ResolvedCapture & { ai?: { request?: Record<string, unknown> } | null };
+  if (capture.ai && capture.ai.fixed === undefined) {
+    const { request, ...plan } = capture.ai;
+    capture.ai = { ...plan, fixed: Object.keys(request ?? {}).filter((key) => key !== 'output') };
+  }
+  return capture;
+}
+
+function withoutNulls<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== null)) as Partial<T>;
 }
 
 /**
@@ -151,7 +162,8 @@ export function resolvedParamsOf(capture: ResolvedCapture): Record<string, unkno
     selector: page.selector ?? null,
     // Only when given, so the results cached before `element` existed keep their keys.
     ...(page.element !== undefined ? { element: page.element } : {}),
-    output,
+    // Unstyled captures show only the output settings given (as before nulls were kept).
+    output: capture.style ? output : withoutNulls(output),
     ...(capture.style ?? {}),
     ...(capture.authProfile ? { auth_profile_id: capture.authProfile.id } : {}),
     ...(capture.ai

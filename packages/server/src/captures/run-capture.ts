@@ -1,14 +1,16 @@
 import type { CaptureResult, RequestFormat } from '@vitrine/contract';
 import type { Principal } from '../auth/authenticate.ts';
 import type { Credits, Reservation } from '../billing/credits.ts';
-import type { PageAuth } from '../capture/page-auth.ts';
+import type { PageAuth } from '../browser/page-auth.ts';
 import { type Clock, isoNow } from '../clock.ts';
+import { ComposeError } from '../compose/index.ts';
 import type { CaptureRow, CapturesRepository } from '../db/captures-repository.ts';
-import { AppError } from '../errors/app-error.ts';
+import { AppError, invalidParam } from '../errors/app-error.ts';
 import { newId } from '../ids.ts';
 import { frameCount } from '../motion/motion-plan.ts';
-import { type RenderedVideo, type RenderStages, runRender } from '../render/run-render.ts';
+import { type RenderedVideo, type RenderStages, type RenderTask, runRender } from '../render/run-render.ts';
 import { cacheKeyOf, pageKeyOf } from './cache-key.ts';
+import { applyAiChoices } from './resolve/resolve-capture.ts';
 import { type ResolvedCapture, resolvedParamsOf } from './resolved-capture.ts';
 
 /** One capture to run: what (resolved), for whom, and the async job's bookkeeping. */
@@ -16,16 +18,30 @@ export interface CaptureRun {
   capture: ResolvedCapture;
   principal: Principal;
   /**
-   * Async jobs: the credits reserved at enqueue. Committed on success (refunded on a cache hit,
-   * which costs nothing); left reserved on failure, for the job worker to retry with or refund.
+   * Async jobs: the credits reserved at enqueue (by `reserve`). Committed on success (refunded on
+   * a cache hit, which costs nothing); left reserved on failure, for the job to retry with, or
+   * refunded by `refundQueued` when the job worker reports that it failed for good.
    */
-  reservation?: Reservation;
+  reservation?: ReservationRef;
   /**
    * Async jobs: the capture id fixed at enqueue. When a capture with this id already exists (an
    * earlier delivery of the job got that far before its worker died), its result is returned,
    * the reservation committed (a no-op if it already was), and nothing is rendered again.
    */
   captureId?: string;
+}
+
+/** A reservation as a queued job keeps it: plain data, settled by the runner. */
+export interface ReservationRef {
+  id: string;
+  amount: number;
+}
+
+/** A capture run: its result, and the encoded image when it was rendered now (not cached). */
+export interface CaptureRunOutcome {
+  result: CaptureResult;
+  /** The bytes just stored, for a caller that answers with the image; absent for a cached result. */
+  image?: { data: Buffer; contentType: string };
 }
 
 /** Where a run gets an auth profile's login (authprofiles/auth-profile-service.ts). */
@@ -93,13 +109,23 @@ function videoResultOf(
 const MOTION_MS_PER_FRAME = 200;
 
 /**
- * The request was valid and the render pipeline failed: whatever a stage threw that is not
+ * The request was valid and the render pipeline failed: a look that does not fit the output is
+ * the contract's error for it (compose raises its own ComposeError); whatever a stage threw that is not
  * already a contract error (a browser that went away during a compose, a library refusing an
  * image, a timeout of a page operation) is a 422 `capture_failed` with reason `render_failed`,
  * never a 500. The cause is kept for the log; the client gets no internals.
  */
 export function asRenderFailure(error: unknown): AppError {
   if (error instanceof AppError) return error;
+  if (error instanceof ComposeError) {
+    // The look does not fit the output: a 400 naming the field to change; over the size
+    // limits: a 422 `too_large` with the limits.
+    return error.reason === 'no_room'
+      ? invalidParam('padding', error.message)
+      : new AppError('capture_failed', error.message, {
+          details: { reason: 'too_large', ...error.details },
+        });
+  }
   return new AppError('capture_failed', 'The image could not be rendered', {
     details: { reason: 'render_failed' },
     cause: error,
@@ -107,9 +133,22 @@ export function asRenderFailure(error: unknown): AppError {
 }
 
 /**
- * Everything around the pipeline that a client pays for: the result cache, the credit
- * reservation (402 before any work), the render under a deadline, the refund on failure, and
- * the record that the CDN and the cache serve from. Sync captures and queued jobs both run here.
+ * The AI part of a render: the plan, and how its choices are laid onto the plan (the resolver's
+ * overlay rules: the only place a style is resolved after the capture was accepted).
+ */
+function aiOf(capture: ResolvedCapture): RenderTask['ai'] {
+  const { ai, style, output } = capture;
+  if (!ai || !style) return null;
+  return { plan: ai, applyChoices: (choices) => applyAiChoices({ style, output, ai }, choices) };
+}
+
+/**
+ * Everything around the pipeline that a client pays for: the result cache, the credits, the
+ * render under a deadline, and the record that the CDN and the cache serve from. Sync captures
+ * and queued jobs both run here. The runner is the one owner of a capture's credits: it reserves
+ * them when the capture is accepted (`reserve` for a queued one, before it is queued; in `run`
+ * for a sync one, after the result cache, as a cached result costs nothing), and it alone
+ * commits or refunds them.
  */
 export function createCaptureRunner(deps: CaptureRunnerDeps) {
   const { captures, credits, stages, clock, publicUrl } = deps;
@@ -137,13 +176,26 @@ export function createCaptureRunner(deps: CaptureRunnerDeps) {
     };
   }
 
-  async function run(request: CaptureRun, signal?: AbortSignal): Promise<CaptureResult> {
+  /** Reserves a capture's credits when it is accepted: a 402 before any work. */
+  function reserve(principal: Principal, capture: ResolvedCapture): Promise<Reservation> {
+    return credits.reserve(principal, capture.kind, capture.cost);
+  }
+
+  /** Gives back the credits of a queued capture that will not run (failed for good, or never queued). */
+  async function refundQueued(reservation: ReservationRef): Promise<void> {
+    await credits.resume(reservation.id, reservation.amount).refund();
+  }
+
+  async function run(request: CaptureRun, signal?: AbortSignal): Promise<CaptureRunOutcome> {
     const { principal } = request;
+    const reserved = request.reservation
+      ? credits.resume(request.reservation.id, request.reservation.amount)
+      : undefined;
     if (request.captureId !== undefined) {
       const done = await captures.find(principal.userId, request.captureId);
       if (done) {
-        await request.reservation?.commit();
-        return resultOf(done, publicUrl, false, request.capture.showResolvedParams);
+        await reserved?.commit();
+        return { result: resultOf(done, publicUrl, false, request.capture.showResolvedParams) };
       }
     }
     const { capture, auth } = await loadAuth(request.capture, principal.userId);
@@ -151,13 +203,13 @@ export function createCaptureRunner(deps: CaptureRunnerDeps) {
     if (capture.cacheTtlSeconds > 0) {
       const hit = await captures.findReusable(principal.userId, cacheKey, isoNow(clock));
       if (hit) {
-        await request.reservation?.refund();
+        await reserved?.refund();
         await (await credits.reserve(principal, `${capture.kind}_cached`, 0)).commit();
-        return resultOf(hit, publicUrl, true, capture.showResolvedParams);
+        return { result: resultOf(hit, publicUrl, true, capture.showResolvedParams) };
       }
     }
 
-    const reservation = request.reservation ?? (await credits.reserve(principal, capture.kind, capture.cost));
+    const reservation = reserved ?? (await reserve(principal, capture));
     const started = performance.now();
     const deadlineMs =
       deps.deadlineMs + (capture.motion ? frameCount(capture.motion) * MOTION_MS_PER_FRAME : 0);
@@ -175,7 +227,7 @@ export function createCaptureRunner(deps: CaptureRunnerDeps) {
           page: capture.page,
           output: capture.output,
           style: capture.style,
-          ai: capture.ai ?? null,
+          ai: aiOf(capture),
           pageReuse,
           auth,
           motion: capture.motion ?? null,
@@ -216,9 +268,13 @@ export function createCaptureRunner(deps: CaptureRunnerDeps) {
       await captures.insert(row);
       await reservation.commit();
       deps.onRendered?.({ kind: capture.kind, timings: output.timings, durationMs });
-      return resultOf(row, publicUrl, false, capture.showResolvedParams);
+      return {
+        result: resultOf(row, publicUrl, false, capture.showResolvedParams),
+        image: { data: output.image.data, contentType: output.image.contentType },
+      };
     } catch (error) {
-      if (!request.reservation) await reservation.refund();
+      // A sync capture's credits go back now; a job's stay reserved for its next attempt.
+      if (!reserved) await reservation.refund();
       if (deadline.aborted && !(error instanceof AppError && error.code !== 'capture_failed')) {
         throw new AppError(
           'capture_failed',
@@ -233,7 +289,7 @@ export function createCaptureRunner(deps: CaptureRunnerDeps) {
     }
   }
 
-  return { run };
+  return { reserve, run, refundQueued };
 }
 
 export type CaptureRunner = ReturnType<typeof createCaptureRunner>;

@@ -16,7 +16,7 @@ export interface BorderPresetSpec {
 }
 
 /** What each `border` preset expands to; explicit `border_color` / `border_width` override. */
-export const BORDER_PRESETS: Record<Exclude<BorderPreset, 'none'>, BorderPresetSpec> = {
+export const BORDER_PRESET_VALUES: Record<Exclude<BorderPreset, 'none'>, BorderPresetSpec> = {
   subtle: {
     kind: 'rim',
     width: 1,

@@ -4,14 +4,15 @@
  * limits, and the content column with the frame's slot and rectangle. The measurer wraps the
  * title block, which takes room beside the frame. Pure: no I/O.
  */
-import { AppError, invalidParam } from '../errors/app-error.ts';
+
 import { layoutProjection } from './camera/scene-layer.ts';
 import { cropToRatio, expandToRatio, heightForWidth } from './canvas-geometry.ts';
+import { ComposeError } from './compose-error.ts';
 import type { Rgba } from './css/css-color.ts';
 import { type DevicePlan, planDevice } from './frames/device-layer.ts';
-import type { ResolvedStyle } from './resolve-style.ts';
 import { buildTitleBlock } from './scene-text.ts';
 import type { Rect } from './scene-types.ts';
+import type { ResolvedStyle } from './style-types.ts';
 import type { TextMeasurer } from './text/text-layout.ts';
 
 /** The capture as the compose stage receives it: pixel size and the DPR it was taken at. */
@@ -30,7 +31,7 @@ export interface ScreenshotInfo {
 export interface SceneOptions {
   /** Wraps text; the font catalogue's measurer in production, an estimate by default. */
   measurer?: TextMeasurer;
-  /** Largest canvas side and area in pixels (422 too_large beyond). */
+  /** Largest canvas side and area in pixels (a ComposeError `too_large` beyond). */
   maxSide?: number;
   maxPixels?: number;
 }
@@ -98,7 +99,7 @@ export interface SceneLayout {
 
 /**
  * Lays the scene out before anything is placed: the device plan or the cropped capture, the frame
- * scale k and the layout at k, the canvas size (throws 422 too_large past the limits), and the
+ * scale k and the layout at k, the canvas size (a ComposeError `too_large` past the limits), and the
  * content column's origin, the frame's slot and the flat frame rectangle.
  */
 export function layoutScene(
@@ -171,8 +172,8 @@ export function layoutScene(
           ((H - padTop - padBottom - l.blockH) / ry - 2 * ring) / baseH,
         );
       if (!(k > 0.02)) {
-        throw invalidParam(
-          'padding',
+        throw new ComposeError(
+          'no_room',
           `Leaves no room for the screenshot in a ${W}x${H} output; lower padding or title sizes`,
         );
       }
@@ -184,12 +185,10 @@ export function layoutScene(
   const maxSide = options.maxSide ?? 16_384;
   const maxPixels = options.maxPixels ?? 64_000_000;
   if (W * px > maxSide || H * px > maxSide || W * H * px * px > maxPixels) {
-    throw new AppError(
-      'capture_failed',
+    throw new ComposeError(
+      'too_large',
       `The composed image would be ${W * px}x${H * px} px, over the limit`,
-      {
-        details: { reason: 'too_large', max_side: maxSide, max_pixels: maxPixels },
-      },
+      { max_side: maxSide, max_pixels: maxPixels },
     );
   }
 

@@ -7,9 +7,9 @@ import { type PlacedCamera, shadowMatrix } from './camera/scene-camera.ts';
 import { outsetRect } from './canvas-geometry.ts';
 import { parseCssColor, type Rgba, withAlpha } from './css/css-color.ts';
 import { parseCssGradient } from './css/css-gradient.ts';
-import type { ResolvedStyle } from './resolve-style.ts';
 import type { Rect, SceneBackground, SceneShadow } from './scene-types.ts';
-import { SHADOW_PRESETS } from './shadow-presets.ts';
+import { SHADOW_PRESET_VALUES } from './shadow-presets.ts';
+import type { ResolvedStyle } from './style-types.ts';
 
 export const WHITE: Rgba = { r: 255, g: 255, b: 255, a: 1 };
 export const color = (css: string | null, fallback: Rgba = WHITE): Rgba =>
@@ -57,7 +57,7 @@ export function sceneShadows(
     spread: s.shadow_spread,
     opacity: s.shadow_opacity,
   };
-  const preset = s.shadow === 'none' ? null : SHADOW_PRESETS[s.shadow];
+  const preset = s.shadow === 'none' ? null : SHADOW_PRESET_VALUES[s.shadow];
   const strength = preset && preset.key.opacity > 0 ? s.shadow_opacity / preset.key.opacity : 1;
   const layers = [...(preset?.ambient ?? []).map((a) => ({ ...a, opacity: a.opacity * strength })), key];
   return layers

@@ -1,6 +1,6 @@
 import type { TitlePosition } from '@vitrine/contract';
 import { describe, expect, it } from 'vitest';
-import { resolveStyle, type StyleRequest } from './resolve-style.ts';
+import { resolveStyle, type StyleRequest } from '../captures/resolve/resolve-style.ts';
 import { buildScene, rectsOverlap } from './scene.ts';
 import type { Rect, Scene } from './scene-types.ts';
 

@@ -1,7 +1,7 @@
 import type { TextAlign } from '@vitrine/contract';
 import { parseCssColor, type Rgba } from './css/css-color.ts';
-import type { ResolvedStyle } from './resolve-style.ts';
 import type { FontRef, SceneText } from './scene-types.ts';
+import type { ResolvedStyle } from './style-types.ts';
 import { drawableFamily, nearestWeight } from './text/font-families.ts';
 import { fitText, layoutText, type TextMeasurer } from './text/text-layout.ts';
 

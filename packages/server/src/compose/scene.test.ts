@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { resolveStyle } from '../captures/resolve/resolve-style.ts';
 import { AppError } from '../errors/app-error.ts';
-import { resolveStyle } from './resolve-style.ts';
 import { buildScene } from './scene.ts';
-import { SHADOW_PRESETS } from './shadow-presets.ts';
+import { SHADOW_PRESET_VALUES } from './shadow-presets.ts';
 
 const shot = { width: 1440, height: 900 };
 const scene = (req: Parameters<typeof resolveStyle>[0], s = shot) => buildScene(resolveStyle(req), s);
@@ -22,7 +22,7 @@ describe('resolveStyle', () => {
 
   it.each(['soft', 'hard', 'glow', 'float'] as const)('expands shadow %s into shadow_* values', (shadow) => {
     const r = resolveStyle({ shadow });
-    const key = SHADOW_PRESETS[shadow].key;
+    const key = SHADOW_PRESET_VALUES[shadow].key;
     expect(r.shadow_blur).toBe(key.blur);
     expect(r.shadow_offset_y).toBe(key.offset_y);
     expect(r.shadow_opacity).toBe(key.opacity);
@@ -32,7 +32,7 @@ describe('resolveStyle', () => {
     const r = resolveStyle({ shadow: 'float', shadow_blur: 10, shadow_color: '#ff0000' });
     expect(r.shadow_blur).toBe(10);
     expect(r.shadow_color).toBe('#ff0000');
-    expect(r.shadow_offset_y).toBe(SHADOW_PRESETS.float.key.offset_y);
+    expect(r.shadow_offset_y).toBe(SHADOW_PRESET_VALUES.float.key.offset_y);
   });
 
   it.each([

@@ -7,7 +7,6 @@ import { buildSceneLayer } from './camera/scene-layer.ts';
 import { scaleRect } from './canvas-geometry.ts';
 import { hex } from './frames/device-finish.ts';
 import { type PlacedDevice, placeDevice } from './frames/device-layer.ts';
-import type { ResolvedStyle } from './resolve-style.ts';
 import {
   type ExtraRoom,
   layoutScene,
@@ -20,6 +19,7 @@ import { color, sceneBackground, sceneShadows, WHITE } from './scene-paint.ts';
 import { type BlockItem, buildFreeText, buildWatermark, type TitleBlock } from './scene-text.ts';
 import { place, placeWatermark } from './scene-text-placement.ts';
 import type { Rect, Scene, SceneText } from './scene-types.ts';
+import type { ResolvedStyle } from './style-types.ts';
 import { createEstimatingMeasurer, type TextMeasurer } from './text/text-layout.ts';
 
 export type { SceneOptions, ScreenshotInfo } from './scene-layout.ts';

@@ -15,7 +15,7 @@ export interface ShadowSpec {
  * override); `ambient` are quieter companion layers (a contact shadow under the frame) that make
  * the lift read as real, scaled with the key's opacity. Values are tuned for a ~1440 px frame.
  */
-export const SHADOW_PRESETS: Record<
+export const SHADOW_PRESET_VALUES: Record<
   Exclude<ShadowPreset, 'none'>,
   { key: ShadowSpec; ambient: ShadowSpec[] }
 > = {
@@ -36,6 +36,3 @@ export const SHADOW_PRESETS: Record<
     ambient: [{ color: '#0F172A', blur: 28, offset_x: 0, offset_y: 12, spread: -4, opacity: 0.2 }],
   },
 };
-
-/** Glow on a light background: a white halo would vanish, so it takes an accent colour. */
-export const GLOW_ON_LIGHT_COLOR = '#7C3AED';

@@ -1,26 +1,25 @@
 /**
- * The styling types the compose stage shares: the styling part of a capture request as it
- * arrives, and the resolved style (every default and preset applied) that `resolved_params`
- * shows and the scene model reads.
+ * The resolved style (every default and preset applied): what the compose stage draws from, and
+ * what `resolved_params` shows. The capture service's resolver (captures/resolve/) makes it; the
+ * compositor never sees a request.
  */
 import type {
   AspectRatio,
   BackgroundPresetName,
   BorderPreset,
-  ComposeFields,
+  CameraPresetName,
   ComposeMode,
-  OutputFormat,
-  OutputOptions,
+  Device,
+  DeviceLayout,
+  Perspective,
   ShadowPreset,
   TextAlign,
   TextVerticalAlign,
   TitlePosition,
 } from '@vitrine/contract';
+import type { OutputSettings } from '../image/output-settings.ts';
 import type { CameraValues } from './camera/camera-presets.ts';
 import type { DepthBlurSettings } from './effects/depth-blur-mask.ts';
-
-/** The styling part of a capture request: the compose fields plus `output`. */
-export type StyleRequest = ComposeFields & { output?: OutputOptions | undefined };
 
 /**
  * Every effective styling value after defaults and presets, flat and JSON-serialisable, named
@@ -53,13 +52,13 @@ export interface ResolvedStyle extends CameraValues, DepthBlurSettings {
   border_width: number;
   aspect_ratio: AspectRatio;
   frame_ratio: AspectRatio;
-  device: ComposeFields['device'] | null;
+  device: Device | null;
   device_color: string | null;
   device_scale: number;
-  layout: NonNullable<ComposeFields['layout']>;
-  perspective: NonNullable<ComposeFields['perspective']>;
+  layout: DeviceLayout;
+  perspective: Perspective;
   perspective_intensity: number;
-  camera_preset: ComposeFields['camera_preset'] | null;
+  camera_preset: CameraPresetName | null;
   title: string | null;
   title_font: string;
   title_size: number;
@@ -88,12 +87,7 @@ export interface ResolvedStyle extends CameraValues, DepthBlurSettings {
   text_box_h: number | null;
   text_autofit: boolean;
   text_vertical_align: TextVerticalAlign;
-  output: {
-    format: OutputFormat;
-    width: number | null;
-    height: number | null;
-    quality: number | null;
-    dpr: number;
-  };
+  /** The capture's output settings (the same value as the plan's `output`). */
+  output: OutputSettings;
   compose_mode: ComposeMode;
 }

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { optionalString } from './parsers.ts';
 import { section, variable } from './variable.ts';
 
-/** AI assistance (contract.md section 10): the built-in engine unless a provider is configured. */
+/** AI assistance (docs/api-decisions.md section 10): the built-in engine unless a provider is configured. */
 export const aiSection = section('AI assistance', {
   baseUrl: variable({
     env: 'VITRINE_AI_BASE_URL',

@@ -3,7 +3,7 @@ import { section, variable } from './variable.ts';
 
 const positiveInt = z.coerce.number().int().min(1);
 
-/** Async jobs and webhook delivery (contract.md section 5, security.md section 5). */
+/** Async jobs and webhook delivery (docs/api-decisions.md section 5, security.md section 5). */
 export const queueSection = section('Queue and webhooks', {
   workerConcurrency: variable({
     env: 'VITRINE_WORKER_CONCURRENCY',

@@ -9,7 +9,7 @@ export type JobOutcome =
   | { status: 'completed'; result: string; completedAt: string }
   | { status: 'failed'; error: string; completedAt: string };
 
-/** Async capture records (contract.md section 5). */
+/** Async capture records (docs/api-decisions.md section 5). */
 export function createJobsRepository(db: Db) {
   return {
     async insert(row: JobRow): Promise<void> {

@@ -113,7 +113,7 @@ export interface QueueJobsTable {
   finished_at: string | null;
 }
 
-/** An async capture (contract.md section 5). */
+/** An async capture (docs/api-decisions.md section 5). */
 export interface JobsTable {
   id: string;
   user_id: string;
@@ -155,7 +155,7 @@ export interface WebhookDeliveriesTable {
   finished_at: string | null;
 }
 
-/** A device login code (contract.md section 6); the poll token is stored as its SHA-256 only. */
+/** A device login code (docs/api-decisions.md section 6); the poll token is stored as its SHA-256 only. */
 export interface DeviceCodesTable {
   id: string;
   /** The 8 letters of the user code, without the dash. */
@@ -189,7 +189,7 @@ export interface WebSessionsTable {
   expires_at: string;
 }
 
-/** An auth profile (contract.md section 8); cookies and storage only in `state_sealed`. */
+/** An auth profile (docs/api-decisions.md section 8); cookies and storage only in `state_sealed`. */
 export interface AuthProfilesTable {
   id: string;
   user_id: string;

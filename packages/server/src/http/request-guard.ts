@@ -12,7 +12,7 @@ declare module 'fastify' {
   }
 }
 
-/** The key from `Authorization: Bearer`, or from `?api_key=` on GET (contract.md section 3). */
+/** The key from `Authorization: Bearer`, or from `?api_key=` on GET (docs/api-decisions.md section 3). */
 function presentedKey(request: FastifyRequest): string | undefined {
   const header = request.headers.authorization;
   if (header !== undefined) {

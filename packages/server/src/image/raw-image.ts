@@ -1,11 +1,19 @@
 /**
- * Uncompressed, straight-alpha RGBA pixels: what the compose steps pass between each other and
- * hand to encode. A shared data type, not a stage, so every stage may import it.
+ * Uncompressed pixels as a decoder hands them over: RGB or RGBA, straight alpha (a screenshot or
+ * a background image before compose).
  */
-export interface RawImage {
+export interface RawPixels {
   data: Buffer;
   width: number;
   height: number;
+  channels: 3 | 4;
+}
+
+/**
+ * Uncompressed, straight-alpha RGBA pixels: what the compose steps pass between each other and
+ * hand to encode. A shared data type, not a stage, so every stage may import it.
+ */
+export interface RawImage extends RawPixels {
   channels: 4;
   /**
    * Whether every alpha value is 255, when the producer knows (the encoder then skips its own

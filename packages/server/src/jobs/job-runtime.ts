@@ -6,7 +6,7 @@ import type { GuardedFetch } from '../netpolicy/guarded-fetch.ts';
 import { type JobConsumer, startJobConsumer } from '../queue/job-consumer.ts';
 import type { JobQueue, JobQueueSettings } from '../queue/job-queue.ts';
 import type { CaptureJobPayload, JobService } from './job-service.ts';
-import { createJobWorker, type RenderJob } from './job-worker.ts';
+import { createJobWorker, type FailQueuedCapture, type RunQueuedCapture } from './job-worker.ts';
 import {
   createWebhookDeliverer,
   recoverWebhookDeliveries,
@@ -36,8 +36,9 @@ export interface JobRuntimeDeps {
   service: JobService;
   captureQueue: JobQueue<CaptureJobPayload>;
   webhookQueue: JobQueue<WebhookJobPayload>;
-  credits: Parameters<typeof createJobWorker>[0]['credits'];
-  render: RenderJob;
+  render: RunQueuedCapture;
+  /** Reports a job that failed for good (the capture runner refunds its credits). */
+  failed: FailQueuedCapture;
   guardedFetch: GuardedFetch;
   signingSecret: WebhookSecretLookup;
   userAgent: string;
@@ -71,8 +72,8 @@ export function createJobRuntime(deps: JobRuntimeDeps): JobRuntime {
       if (!consume) return;
       const worker = createJobWorker({
         jobs,
-        credits: deps.credits,
         render: deps.render,
+        failed: deps.failed,
         webhooks: webhookQueue,
         clock: deps.clock,
       });

@@ -1,7 +1,7 @@
 import type { CaptureResult, Job, JobAccepted } from '@vitrine/contract';
 import type { Principal } from '../auth/authenticate.ts';
-import type { Reservation } from '../billing/credits.ts';
 import { type ResolvedCapture, serialiseResolvedCapture } from '../captures/resolved-capture.ts';
+import type { ReservationRef } from '../captures/run-capture.ts';
 import { type Clock, isoNow } from '../clock.ts';
 import type { JobRow, JobsRepository } from '../db/jobs-repository.ts';
 import { notFound } from '../errors/app-error.ts';
@@ -21,7 +21,7 @@ export interface JobServiceDeps {
   onEnqueueError?: (error: unknown, jobId: string) => void;
 }
 
-/** The API shape of a job record (contract.md section 5). */
+/** The API shape of a job record (docs/api-decisions.md section 5). */
 export function toJob(row: JobRow): Job {
   return {
     id: row.id,
@@ -42,13 +42,13 @@ export function createJobService(deps: JobServiceDeps) {
   /**
    * Records the job and queues it. The job's payload is the ResolvedCapture, rendered as is by
    * the worker. `reservation` holds the credits (reserved before, so a 402 comes before any
-   * work); the worker commits or refunds it once. The record is durable before the 202, so a
+   * work); the capture runner commits or refunds it once. The record is durable before the 202, so a
    * queue failure only delays the job until `recover` runs.
    */
   async function enqueue(
     principal: Principal,
     capture: ResolvedCapture,
-    reservation: Reservation,
+    reservation: ReservationRef,
     webhookUrl: string | null,
   ): Promise<JobAccepted> {
     const id = newId('job');

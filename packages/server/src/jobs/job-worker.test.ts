@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { captureFailed } from '../capture/capture-errors.ts';
+import { captureFailed } from '../browser/capture-errors.ts';
 import { AppError } from '../errors/app-error.ts';
 import { isRetryableRenderError, webhookIdOf } from './job-worker.ts';
 

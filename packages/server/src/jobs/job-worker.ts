@@ -1,8 +1,8 @@
 import type { CaptureResult, WebhookPayload } from '@vitrine/contract';
 import type { Principal } from '../auth/authenticate.ts';
-import type { Credits, Reservation } from '../billing/credits.ts';
 import type { QueuedCapture } from '../captures/capture-service.ts';
 import { parseResolvedCapture } from '../captures/resolved-capture.ts';
+import type { ReservationRef } from '../captures/run-capture.ts';
 import { type Clock, isoNow } from '../clock.ts';
 import type { JobOutcome, JobRow, JobsRepository, WebhookDeliveryRow } from '../db/jobs-repository.ts';
 import { AppError } from '../errors/app-error.ts';
@@ -12,12 +12,15 @@ import type { CaptureJobPayload } from './job-service.ts';
 import type { WebhookJobPayload } from './webhook-delivery.ts';
 
 /** Renders a queued capture: the capture service's `runQueued`, the path sync captures take too. */
-export type RenderJob = (input: QueuedCapture, signal: AbortSignal) => Promise<CaptureResult>;
+export type RunQueuedCapture = (input: QueuedCapture, signal: AbortSignal) => Promise<CaptureResult>;
+
+/** Reports a queued capture that failed for good: the capture service's `failQueued` (it refunds). */
+export type FailQueuedCapture = (reservation: ReservationRef) => Promise<void>;
 
 export interface JobWorkerDeps {
   jobs: JobsRepository;
-  credits: Pick<Credits, 'resume'>;
-  render: RenderJob;
+  render: RunQueuedCapture;
+  failed: FailQueuedCapture;
   webhooks: JobQueue<WebhookJobPayload>;
   clock: Clock;
 }
@@ -53,6 +56,10 @@ function publicMessage(error: unknown): string {
   return error instanceof AppError && error.code !== 'internal_error' ? error.message : GENERIC_FAILURE;
 }
 
+function reservationOf(row: JobRow): ReservationRef {
+  return { id: row.reservation_id, amount: row.reservation_amount };
+}
+
 function principalOf(row: JobRow): Principal {
   return { userId: row.user_id, keyId: row.api_key_id, mode: row.api_key_mode, scopes: [] };
 }
@@ -61,9 +68,10 @@ function principalOf(row: JobRow): Principal {
  * The capture queue's handler: load the job, render it with the reservation made at enqueue,
  * record the result or the error, and put the webhook event in the outbox in the same
  * transaction. Idempotent: a job already finished is skipped (its webhook re-queued), and a
- * re-delivered job finds the capture an earlier attempt stored. Credits: committed by the render
- * service on success, refunded here when the job fails for good; the ledger settles each
- * reservation once, so a re-delivery can never charge twice.
+ * re-delivered job finds the capture an earlier attempt stored. Credits are the capture runner's:
+ * it commits them on success; the worker only reports a job that failed for good (`failed`),
+ * and the runner refunds it. The ledger settles each reservation once, so a re-delivery can
+ * never charge twice.
  */
 export function createJobWorker(deps: JobWorkerDeps) {
   const { jobs, clock } = deps;
@@ -104,8 +112,8 @@ export function createJobWorker(deps: JobWorkerDeps) {
     if (finished && delivery) await queueWebhook(row);
   }
 
-  async function fail(row: JobRow, reservation: Reservation, message: string): Promise<void> {
-    await reservation.refund();
+  async function fail(row: JobRow, message: string): Promise<void> {
+    await deps.failed(reservationOf(row));
     await finish(row, { status: 'failed', error: message, completedAt: isoNow(clock) });
   }
 
@@ -116,7 +124,6 @@ export function createJobWorker(deps: JobWorkerDeps) {
       if (row.webhook_status === 'pending') await queueWebhook(row);
       return;
     }
-    const reservation = deps.credits.resume(row.reservation_id, row.reservation_amount);
     let result: CaptureResult;
     try {
       result = await deps.render(
@@ -124,24 +131,24 @@ export function createJobWorker(deps: JobWorkerDeps) {
           principal: principalOf(row),
           capture: parseResolvedCapture(row.request),
           captureId: row.capture_id,
-          reservation,
+          reservation: reservationOf(row),
         },
         signal,
       );
     } catch (error) {
       if (signal.aborted) throw error;
       if (isRetryableRenderError(error) && lease.attempt < lease.maxAttempts) throw error;
-      await fail(row, reservation, publicMessage(error));
+      await fail(row, publicMessage(error));
       return;
     }
     await finish(row, { status: 'completed', result: JSON.stringify(result), completedAt: isoNow(clock) });
   };
 
-  /** A job whose workers kept dying: fails it for good and refunds its credits. */
+  /** A job whose workers kept dying: fails it for good (its credits go back). */
   async function onExhausted(lease: JobLease<CaptureJobPayload>): Promise<void> {
     const row = await jobs.findById(lease.payload.jobId);
     if (row?.status !== 'pending') return;
-    await fail(row, deps.credits.resume(row.reservation_id, row.reservation_amount), GAVE_UP);
+    await fail(row, GAVE_UP);
   }
 
   return { handle, onExhausted };

@@ -1,4 +1,4 @@
-/** About 5 s, 1 min, 5 min, 30 min, 2 h, 6 h between attempts (contract.md section 5). */
+/** About 5 s, 1 min, 5 min, 30 min, 2 h, 6 h between attempts (docs/api-decisions.md section 5). */
 export const WEBHOOK_RETRY_DELAYS_MS: readonly number[] = [
   5_000, 60_000, 300_000, 1_800_000, 7_200_000, 21_600_000,
 ];

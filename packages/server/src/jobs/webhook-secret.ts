@@ -14,7 +14,7 @@ export interface WebhookSecretDeps {
 
 /**
  * Looks the secret up at delivery time, so a rotation applies to the next attempt. A capture's
- * project was checked to be the caller's when it was accepted (contract.md section 9); if it is
+ * project was checked to be the caller's when it was accepted (docs/api-decisions.md section 9); if it is
  * gone by now, delivery fails rather than signing with another project's secret.
  */
 export function createWebhookSecretLookup(deps: WebhookSecretDeps): WebhookSecretLookup {

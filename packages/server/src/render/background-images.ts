@@ -2,13 +2,13 @@ import sharp from 'sharp';
 import type { BackgroundCatalogue } from '../backgrounds/catalogue.ts';
 import { resolveBackgroundReference } from '../backgrounds/catalogue.ts';
 import type { BackgroundRenderCache } from '../backgrounds/render-cache.ts';
-import type { Scene } from '../compose/scene-types.ts';
+import type { Scene } from '../compose/index.ts';
 import { AppError } from '../errors/app-error.ts';
 import type { RawImage } from '../image/raw-image.ts';
 import type { GuardedFetch } from '../netpolicy/guarded-fetch.ts';
 import { isTargetUnreachable } from '../netpolicy/target-unreachable.ts';
 
-/** Limits of a custom background image (contract.md section 4). */
+/** Limits of a custom background image (docs/api-decisions.md section 4). */
 export const BACKGROUND_IMAGE_LIMITS = {
   maxBytes: 15 * 1024 * 1024,
   maxPixels: 40_000_000,
@@ -87,6 +87,7 @@ export function createBackgroundImages(deps: BackgroundImageDeps) {
     validateReference(ref: string): void {
       resolveBackgroundReference(ref, deps.catalogue);
     },
+    /** The compose stage's BackgroundImageLoader. */
     async load(scene: Scene, signal: AbortSignal): Promise<RawImage | undefined> {
       const bg = scene.background;
       if (bg.kind !== 'image') return undefined;

@@ -1,6 +1,6 @@
-import type { BrowserPool } from '../capture/browser-pool.ts';
-import { capturePage, type PageCaptureSettings } from '../capture/capture-page.ts';
-import type { PageCaptureCache } from '../capture/page-capture-cache.ts';
+import type { BrowserPool } from '../browser/browser-pool.ts';
+import { capturePage, type PageCaptureSettings } from '../browser/capture-page.ts';
+import type { PageCaptureCache } from '../browser/page-capture-cache.ts';
 import { encodeImage } from '../encode/encode-image.ts';
 import type { BlobStore } from '../storage/blob-store.ts';
 import { renderKey } from '../storage/render-key.ts';
@@ -40,10 +40,16 @@ export function createRenderStages(deps: {
     encode: (input, output) =>
       encodeImage(input, {
         format: output.format,
-        quality: output.quality,
-        width: Buffer.isBuffer(input) && output.width !== undefined ? output.width * output.dpr : undefined,
+        quality: output.quality ?? undefined,
+        // `?? null`: a job queued before the output had one shape left these out.
+        width:
+          Buffer.isBuffer(input) && (output.width ?? null) !== null
+            ? (output.width as number) * output.dpr
+            : undefined,
         height:
-          Buffer.isBuffer(input) && output.height !== undefined ? output.height * output.dpr : undefined,
+          Buffer.isBuffer(input) && (output.height ?? null) !== null
+            ? (output.height as number) * output.dpr
+            : undefined,
         position: Buffer.isBuffer(input) ? 'top' : 'centre',
       }),
     store: async (key, file) => {

@@ -1,56 +1,39 @@
 import type { OutputFormat, RequestFormat } from '@vitrine/contract';
 import type { AiPlan } from '../ai/ai-plan.ts';
-import type { AiOutcome } from '../ai/ai-step.ts';
-import type { PageAuth } from '../capture/page-auth.ts';
-import type { PageCaptureCache } from '../capture/page-capture-cache.ts';
-import type { PageCapture, PageCaptureOptions } from '../capture/page-capture-options.ts';
-import type { ResolvedStyle } from '../compose/resolve-style.ts';
+import type { AiChoices } from '../ai/ai-step.ts';
+import type { PageAuth } from '../browser/page-auth.ts';
+import type { PageCaptureCache } from '../browser/page-capture-cache.ts';
+import type { PageCapture, PageCaptureOptions } from '../browser/page-capture-options.ts';
+import type { AnimatedVideo, ComposeStage, MotionInput, ResolvedStyle } from '../compose/index.ts';
 import type { EncodedImage } from '../encode/encode-image.ts';
+import type { OutputSettings } from '../image/output-settings.ts';
 import type { RawImage } from '../image/raw-image.ts';
 import type { MotionPlan } from '../motion/motion-plan.ts';
-import type { AnimatedVideo, MotionInput } from './motion-stage.ts';
-
-/** Output settings of a render (the capture service's ResolvedOutput). */
-export interface RenderOutputSettings {
-  format: OutputFormat;
-  width: number | undefined;
-  height: number | undefined;
-  quality: number | undefined;
-  dpr: 1 | 2 | 3;
-}
-
-/** What the compose stage is given besides the capture: the look and the capture's DPR. */
-export interface ComposeInput {
-  style: ResolvedStyle;
-  /** The device scale factor the page was captured at. */
-  captureDpr: number;
-}
 
 /** The stages `runRender` chains; app.ts supplies the concrete ones. */
 export interface RenderStages {
   capture(options: PageCaptureOptions, signal: AbortSignal, auth?: PageAuth): Promise<PageCapture>;
-  compose(input: ComposeInput, capture: PageCapture, signal: AbortSignal): Promise<ComposedImage>;
-  encode(input: Buffer | RawImage, output: RenderOutputSettings): Promise<EncodedImage>;
+  /** The compose stage (compose/index.ts): a resolved scene in, pixels out. */
+  compose: ComposeStage;
+  encode(input: Buffer | RawImage, output: OutputSettings): Promise<EncodedImage>;
   store(key: string, file: RenderedFile): Promise<void>;
   blobKey(id: string, format: RequestFormat): string;
   /** The motion stage: a styled video from the capture (absent: motion is not available here). */
   animate?(input: MotionInput, capture: PageCapture, signal: AbortSignal): Promise<AnimatedVideo>;
   /**
-   * The AI step (after capture, before compose): the final style from the page's signals and
-   * the plan. Absent: a plan is an error (app.ts always supplies it).
+   * The AI step (after capture, before compose): its choices from the page's signals and the
+   * plan. Absent: a plan is an error (app.ts always supplies it).
    */
-  decide?(plan: AiPlan, capture: PageCapture, signal: AbortSignal): Promise<AiOutcome>;
+  decide?(plan: AiPlan, capture: PageCapture, signal: AbortSignal): Promise<AiChoices>;
   /** Screenshots of pages already loaded (the capture-level cache); absent: always capture. */
   pageCache?: PageCaptureCache;
 }
 
-/** What the compose stage hands on: the canvas, and what it adds to the result. */
-export interface ComposedImage {
-  image: RawImage;
-  /** E.g. a compose mode that was not available. */
+/** The style the AI's choices give, and what the result reports of them. */
+export interface AiOutcome {
+  style: ResolvedStyle;
+  decisions: Record<string, unknown>;
   warnings: string[];
-  /** Added to `resolved_params` (the computed canvas geometry). */
-  resolved: Record<string, unknown>;
 }
 
 /** What a render stores and records: an encoded image, or a video. */
@@ -75,14 +58,20 @@ export interface RenderedVideo {
 /** The poster of a video: the first frame, as a JPEG (a video has no transparency either). */
 const POSTER_FORMAT: OutputFormat = 'jpg';
 
-/** One render: what to capture, how to style it (null: unstyled), how to encode it. */
-export interface RenderJob {
+/**
+ * One render: what to capture, how to style it (null: unstyled), how to encode it; the parts of
+ * a capture's plan the pipeline reads, plus the run's own (id, page reuse, login).
+ */
+export interface RenderTask {
   id: string;
   page: PageCaptureOptions;
-  output: RenderOutputSettings;
+  output: OutputSettings;
   style: ResolvedStyle | null;
-  /** AI assistance to decide after the capture, or null. */
-  ai?: AiPlan | null;
+  /**
+   * AI assistance to decide after the capture, or null; `applyChoices` lays the AI step's choices
+   * onto the plan (the capture service's resolver) and gives the style that is composed.
+   */
+  ai?: { plan: AiPlan; applyChoices: (choices: AiChoices) => AiOutcome } | null;
   /**
    * Where the page's screenshot may be reused from and kept for (the capture-level cache), or
    * null when it must be captured anew (`cache_ttl: 0`).
@@ -126,7 +115,7 @@ async function timed<T>(timings: Record<string, number>, phase: string, work: ()
  * unstyled captures. The image is encoded exactly once, at the end.
  */
 export async function runRender(
-  job: RenderJob,
+  job: RenderTask,
   stages: RenderStages,
   signal: AbortSignal,
 ): Promise<RenderOutput> {
@@ -145,10 +134,10 @@ export async function runRender(
   signal.throwIfAborted();
   let decided: AiOutcome | undefined;
   if (job.ai && job.style) {
-    const { ai: plan } = job;
+    const { plan, applyChoices } = job.ai;
     const decide = stages.decide;
     if (!decide) throw new Error('AI assistance was asked for but no AI step is configured');
-    decided = await timed(timings, 'ai', () => decide(plan, capture, signal));
+    decided = await timed(timings, 'ai', async () => applyChoices(await decide(plan, capture, signal)));
   }
   const style = decided?.style ?? job.style;
   signal.throwIfAborted();
@@ -156,7 +145,18 @@ export async function runRender(
     return animateRender(job, job.motion, style, capture, decided, stages, signal, timings);
   const composed = style
     ? await timed(timings, 'compose', () =>
-        stages.compose({ style, captureDpr: job.page.deviceScaleFactor }, capture, signal),
+        stages.compose(
+          {
+            style,
+            screenshot: {
+              png: capture.png,
+              dpr: job.page.deviceScaleFactor,
+              url: capture.finalUrl,
+              title: capture.title,
+            },
+          },
+          signal,
+        ),
       )
     : undefined;
   signal.throwIfAborted();
@@ -180,7 +180,7 @@ export async function runRender(
 
 /** The video branch of `runRender`: the motion stage, then the video and its poster stored. */
 async function animateRender(
-  job: RenderJob,
+  job: RenderTask,
   motion: MotionPlan,
   style: ResolvedStyle,
   capture: PageCapture,
@@ -204,8 +204,8 @@ async function animateRender(
     stages.encode(animated.poster, {
       ...job.output,
       format: POSTER_FORMAT,
-      width: undefined,
-      height: undefined,
+      width: null,
+      height: null,
     }),
   );
   const { video } = animated;

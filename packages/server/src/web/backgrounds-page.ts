@@ -3,7 +3,7 @@ import { createBackgroundUrls } from '../backgrounds/asset-urls.ts';
 import type { BackgroundCatalogue } from '../backgrounds/catalogue.ts';
 import { filterBackgrounds } from '../backgrounds/catalogue-search.ts';
 import type { BackgroundTheme } from '../backgrounds/palettes.ts';
-import { escapeHtml } from './html.ts';
+import { escapeHtml } from '../escape-html.ts';
 
 const THEMES: readonly BackgroundTheme[] = ['light', 'dark', 'mixed'];
 const GROUPS = ['backgrounds', 'gradients', 'css-backgrounds'] as const;

@@ -7,8 +7,7 @@ import type { Principal } from '../auth/authenticate.ts';
 import { signCanonical } from '../auth/signed-url.ts';
 import type { CaptureService } from '../captures/capture-service.ts';
 import type { Clock } from '../clock.ts';
-import { FINISH_COLORS } from '../compose/frames/device-finish.ts';
-import { FRAME_CATALOGUE } from '../compose/frames/frame-catalogue.ts';
+import { FINISH_COLORS, FRAME_CATALOGUE } from '../compose/index.ts';
 import { AppError, invalidParam, notFound } from '../errors/app-error.ts';
 import { clientAbortSignal } from '../http/client-abort-signal.ts';
 import { invalidParamsFromZod } from '../http/error-response.ts';
@@ -37,7 +36,7 @@ const PLAYGROUND_CSP =
 const SIGNED_URL_TTL_SECONDS = 7 * 86_400;
 
 export interface PlaygroundDeps {
-  captures: Pick<CaptureService, 'resolve' | 'submit' | 'storedImage'>;
+  captures: Pick<CaptureService, 'capture'>;
   projects: Pick<ProjectService, 'list'>;
   /** The current signing secret of the user's project, or undefined (unknown, or another account's). */
   signingSecret(userId: string, projectId: string): Promise<string | undefined>;
@@ -123,10 +122,9 @@ export function registerPlaygroundPage(web: FastifyInstance, deps: PlaygroundDep
       // A preview is always rendered now: it is shown at once, never queued or sent to a webhook.
       const body = { ...parsed.data, async: false, webhook_url: undefined };
       const principal = sessionPrincipal(user.id);
-      const resolved = await deps.captures.resolve(body, principal, 'capture');
-      const submitted = await deps.captures.submit(resolved, principal, clientAbortSignal(reply.raw));
+      const submitted = await deps.captures.capture(body, principal, 'capture', clientAbortSignal(reply.raw));
       if (submitted.status !== 'rendered') throw new AppError('internal_error', 'A preview was queued');
-      const blob = await deps.captures.storedImage(submitted.result);
+      const blob = await submitted.image();
       return reply
         .type(blob.contentType)
         .header('x-capture-id', submitted.result.id)
@@ -151,7 +149,7 @@ export function registerPlaygroundPage(web: FastifyInstance, deps: PlaygroundDep
       const { url, ...rest } = parseCapture(request.body);
       const nowSeconds = Math.floor(deps.clock().getTime() / 1000);
       const expires = nowSeconds + Math.min(SIGNED_URL_TTL_SECONDS, deps.signedUrlMaxTtlSeconds);
-      // The query form (contract.md section 4): `site` is the target, every other field travels
+      // The query form (docs/api-decisions.md section 4): `site` is the target, every other field travels
       // in `payload`, `response=image` so the URL works as an <img> source.
       const pairs = new Map<string, string>([['site', String(url)]]);
       if (Object.keys(rest).length > 0) {

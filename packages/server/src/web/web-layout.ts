@@ -1,4 +1,4 @@
-import { escapeHtml } from './html.ts';
+import { escapeHtml } from '../escape-html.ts';
 
 /** Markup that is already safe to insert (built with `html` or escaped by hand). */
 export interface SafeHtml {

@@ -1,5 +1,4 @@
-import type { ComposeFields } from '@vitrine/contract';
-import { CAPTURE_DEFAULTS as D } from '@vitrine/contract';
+import type { CameraPresetName, Perspective } from '@vitrine/contract';
 
 /** Explicit camera values: what every perspective and camera preset expands into. */
 export interface CameraValues {
@@ -18,11 +17,11 @@ export interface CameraValues {
   frame_scale: number;
 }
 
-export type PerspectivePreset = Exclude<NonNullable<ComposeFields['perspective']>, 'none'>;
-export type CameraPreset = NonNullable<ComposeFields['camera_preset']>;
+export type PerspectivePreset = Exclude<Perspective, 'none'>;
+export type CameraPreset = CameraPresetName;
 
 /** Perspective presets: angles at `perspective_intensity: 1` (the intensity scales all three). */
-export const PERSPECTIVE_PRESETS: Record<
+export const PERSPECTIVE_PRESET_VALUES: Record<
   PerspectivePreset,
   Pick<CameraValues, 'tilt_x' | 'tilt_y' | 'roll'>
 > = {
@@ -37,38 +36,13 @@ export const PERSPECTIVE_PRESETS: Record<
 };
 
 /** Camera presets: a full set of camera values each. */
-export const CAMERA_PRESETS: Record<CameraPreset, CameraValues> = {
+export const CAMERA_PRESET_VALUES: Record<CameraPreset, CameraValues> = {
   hero: { tilt_x: 14, tilt_y: -12, roll: 0, zoom: 1, offset_x: 0, offset_y: 0, frame_scale: 1 },
   dashboard: { tilt_x: 30, tilt_y: 0, roll: 0, zoom: 1, offset_x: 0, offset_y: 0, frame_scale: 1 },
   flat: { tilt_x: 0, tilt_y: 0, roll: 0, zoom: 1, offset_x: 0, offset_y: 0, frame_scale: 1 },
   cinematic: { tilt_x: 8, tilt_y: -30, roll: -3, zoom: 1, offset_x: 0, offset_y: 0, frame_scale: 1 },
   detail: { tilt_x: 10, tilt_y: -14, roll: 0, zoom: 1.8, offset_x: 0.36, offset_y: 0.32, frame_scale: 1 },
 };
-
-const FLAT: CameraValues = CAMERA_PRESETS.flat;
-const round = (n: number) => Math.round(n * 1000) / 1000 + 0;
-
-/**
- * Expands `camera_preset` and `perspective` (scaled by `perspective_intensity`, default 1) into
- * explicit camera values. Precedence, lowest first: neutral, camera preset, perspective preset
- * (its tilt and roll), explicit fields.
- */
-export function resolveCamera(r: Partial<ComposeFields>): CameraValues {
-  const base: CameraValues = { ...(r.camera_preset ? CAMERA_PRESETS[r.camera_preset] : FLAT) };
-  if (r.perspective && r.perspective !== 'none') {
-    const k = r.perspective_intensity ?? D.perspective_intensity;
-    const p = PERSPECTIVE_PRESETS[r.perspective];
-    base.tilt_x = round(p.tilt_x * k);
-    base.tilt_y = round(p.tilt_y * k);
-    base.roll = round(p.roll * k);
-  }
-  const out = { ...base };
-  for (const f of Object.keys(base) as (keyof CameraValues)[]) {
-    const v = r[f];
-    if (typeof v === 'number') out[f] = v;
-  }
-  return out;
-}
 
 /** Whether the values move the frame off the flat, centred, unscaled layout. */
 export function isFlatCamera(c: CameraValues): boolean {

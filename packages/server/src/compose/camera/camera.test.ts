@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { resolveCamera } from '../../captures/resolve/resolve-camera.ts';
+import { resolveStyle } from '../../captures/resolve/resolve-style.ts';
 import { evalStops, levelStops, maskParam, planDepthBlur } from '../effects/depth-blur-mask.ts';
 import { warpOnto } from '../effects/homography-warp.ts';
-import { resolveStyle } from '../resolve-style.ts';
 import { buildScene } from '../scene.ts';
 import { apply, corners, invert, mul3, quadToQuad, rotation, translate } from './camera-math.ts';
-import { CAMERA_PRESETS, resolveCamera } from './camera-presets.ts';
+import { CAMERA_PRESET_VALUES } from './camera-presets.ts';
 import { projectedBox } from './scene-camera.ts';
 
 const shot = { width: 1440, height: 900 };
@@ -34,12 +35,17 @@ describe('camera presets', () => {
 
   it('layers camera preset < perspective < explicit', () => {
     const c = resolveCamera({ camera_preset: 'detail', perspective: 'tilt-up', zoom: 2 });
-    expect(c).toMatchObject({ tilt_x: 24, tilt_y: 0, zoom: 2, offset_x: CAMERA_PRESETS.detail.offset_x });
+    expect(c).toMatchObject({
+      tilt_x: 24,
+      tilt_y: 0,
+      zoom: 2,
+      offset_x: CAMERA_PRESET_VALUES.detail.offset_x,
+    });
   });
 
   it('shows the explicit values in the resolved style', () => {
     const s = resolveStyle({ camera_preset: 'hero', depth_blur: 40 });
-    expect(s).toMatchObject({ ...CAMERA_PRESETS.hero, camera_preset: 'hero', depth_blur_type: 'lens' });
+    expect(s).toMatchObject({ ...CAMERA_PRESET_VALUES.hero, camera_preset: 'hero', depth_blur_type: 'lens' });
     expect(resolveStyle({}).depth_blur_type).toBe('tilt');
   });
 });
@@ -66,7 +72,7 @@ describe('camera math', () => {
   it('turning the right edge away (tilt_y > 0) makes it shorter than the left edge', () => {
     const r = rotation({ tilt_x: 0, tilt_y: 30, roll: 0 });
     expect(r[6]).toBeLessThan(0); // depth falls towards +x: the right side recedes
-    const box = projectedBox({ ...CAMERA_PRESETS.flat, tilt_y: 30 }, 800, 500);
+    const box = projectedBox({ ...CAMERA_PRESET_VALUES.flat, tilt_y: 30 }, 800, 500);
     expect(box.width).toBeLessThan(800);
     expect(box.height).toBeGreaterThan(500); // the near (left) edge grows
     expect(box.dx).toBeLessThan(0);
@@ -122,7 +128,7 @@ describe('depth blur masks', () => {
     const l = planDepthBlur(
       { ...blurDefaults, depth_blur_type: 'lens' },
       frame,
-      rotation(CAMERA_PRESETS.flat),
+      rotation(CAMERA_PRESET_VALUES.flat),
     );
     expect(l?.geometry).toMatchObject({ kind: 'linear', dir: { x: 0, y: 1 } });
   });

@@ -1,7 +1,7 @@
 import { outsetRect } from '../canvas-geometry.ts';
 import { planDepthBlur } from '../effects/depth-blur-mask.ts';
-import type { ResolvedStyle } from '../resolve-style.ts';
 import type { Rect, Scene, SceneLayer } from '../scene-types.ts';
+import type { ResolvedStyle } from '../style-types.ts';
 import type { Point } from './camera-math.ts';
 import { isFlatCamera } from './camera-presets.ts';
 import { type PlacedCamera, placeCamera, projectedBox } from './scene-camera.ts';

@@ -1,9 +1,8 @@
-import type { ComposeFields } from '@vitrine/contract';
+import type { DepthBlurDirection, DepthBlurType } from '@vitrine/contract';
 import type { Mat3, Point } from '../camera/camera-math.ts';
 import type { Rect } from '../scene-types.ts';
 
-export type DepthBlurType = NonNullable<ComposeFields['depth_blur_type']>;
-export type DepthBlurDirection = NonNullable<ComposeFields['depth_blur_direction']>;
+export type { DepthBlurDirection, DepthBlurType };
 
 /** Resolved depth-blur settings (the request fields with their per-type defaults). */
 export interface DepthBlurSettings {
@@ -47,14 +46,6 @@ export interface SceneDepthBlur {
 export const BLUR_LEVELS = 3;
 /** Sigma at strength 100 as a fraction of the frame's larger side. */
 const MAX_SIGMA = 0.024;
-
-/** Per-type defaults of the optional fields. */
-export const DEPTH_BLUR_DEFAULTS: Record<DepthBlurType, { position: number; band: number; width: number }> = {
-  dir: { position: 0.5, band: 0, width: 0.6 },
-  radial: { position: 0.5, band: 0.35, width: 0.5 },
-  tilt: { position: 0.5, band: 0.25, width: 0.35 },
-  lens: { position: 0.5, band: 0.08, width: 0.45 },
-};
 
 /** Smoothstep from 0 at `a` to 1 at `b` as 9 stops (piecewise linear within 1/250). */
 function ramp(a: number, b: number, up: boolean): BlurStop[] {

@@ -1,5 +1,4 @@
 import type { Device } from '@vitrine/contract';
-import { invalidParam } from '../../errors/app-error.ts';
 import { parseCssColor, type Rgba, relativeLuminance } from '../css/css-color.ts';
 import { FRAME_CATALOGUE } from './frame-catalogue.ts';
 
@@ -26,21 +25,16 @@ export interface DeviceFinish {
 }
 
 /**
- * Resolves `device_color` for a device: one of its named finishes (case-insensitive), or any CSS
- * colour used as a tint of the body or window chrome. Anything else is a 400 naming the set.
- * No value gives the device's first finish.
+ * `device_color` for a device: one of its named finishes (case-insensitive), or any CSS colour
+ * used as a tint of the body or window chrome; undefined for anything else (the resolver refuses
+ * it with a 400 before a scene is built). No value gives the device's first finish.
  */
-export function resolveDeviceFinish(device: Device, value: string | null | undefined): DeviceFinish {
+export function findDeviceFinish(device: Device, value: string | null | undefined): DeviceFinish | undefined {
   const { finishes } = FRAME_CATALOGUE[device];
   const key = (value ?? finishes[0] ?? '').trim().toLowerCase();
   const namedColor = finishes.includes(key) ? FINISH_COLORS[key] : undefined;
   const color = parseCssColor(namedColor ?? (value ?? '').trim());
-  if (!color) {
-    throw invalidParam(
-      'device_color',
-      `Unknown finish for ${device}. Must be one of: ${finishes.join(', ')}, or a CSS color`,
-    );
-  }
+  if (!color) return undefined;
   const opaque = { ...color, a: 1 };
   return {
     name: namedColor ? key : (value ?? '').trim(),
@@ -48,6 +42,13 @@ export function resolveDeviceFinish(device: Device, value: string | null | undef
     named: namedColor !== undefined,
     tone: relativeLuminance(opaque) > 0.3 ? 'light' : 'dark',
   };
+}
+
+/** The finish of a resolved style (the resolver checked it, so it always exists). */
+export function resolveDeviceFinish(device: Device, value: string | null | undefined): DeviceFinish {
+  const finish = findDeviceFinish(device, value);
+  if (!finish) throw new Error(`Unknown finish ${value} for ${device}: the style was not resolved`);
+  return finish;
 }
 
 /** `a` mixed towards `b` by `t` (0..1), opaque. */

@@ -189,7 +189,7 @@ export const FRAME_CATALOGUE: Readonly<Record<Device, DeviceFrameSpec>> = {
   },
 };
 
-/** What the capture stage applies for a device when the request has no viewport (contract.md 4). */
+/** What the capture stage applies for a device when the request has no viewport (docs/api-decisions.md section 4). */
 export interface DeviceCaptureDefaults {
   viewport: { width: number; height: number };
   dpr: number;

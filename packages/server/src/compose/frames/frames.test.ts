@@ -1,8 +1,8 @@
 import { Resvg } from '@resvg/resvg-js';
 import { DEVICES } from '@vitrine/contract';
 import { describe, expect, it } from 'vitest';
+import { resolveStyle } from '../../captures/resolve/resolve-style.ts';
 import { AppError } from '../../errors/app-error.ts';
-import { resolveStyle } from '../resolve-style.ts';
 import { buildScene } from '../scene.ts';
 import { displayUrl } from './browser-chrome.ts';
 import { resolveDeviceFinish } from './device-finish.ts';

@@ -1,7 +1,7 @@
 import sharp, { type Sharp } from 'sharp';
+import type { RawPixels } from '../../image/raw-image.ts';
 import type { Rgba } from '../css/css-color.ts';
 import type { SceneScreenshot } from '../scene-types.ts';
-import type { RawInput } from './raster/render-raster.ts';
 
 /** Source pixels kept around the crop on an enlarged axis: the bicubic kernel reaches 2. */
 const MARGIN = 3;
@@ -81,7 +81,7 @@ async function enlarge(
  * The capture cropped (frame_ratio) and resized to its rect, as RGBA. Both renderers use this
  * one function, so the screenshot's pixels are the same in both compose modes.
  */
-export async function fittedScreenshot(input: RawInput, s: SceneScreenshot): Promise<Buffer> {
+export async function fittedScreenshot(input: RawPixels, s: SceneScreenshot): Promise<Buffer> {
   const { crop, rect } = s;
   const whole = crop.x === 0 && crop.y === 0 && crop.width === input.width && crop.height === input.height;
   if (whole && rect.width === input.width && rect.height === input.height && input.channels === 4)

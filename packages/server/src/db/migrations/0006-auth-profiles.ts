@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Migration } from 'kysely/migration';
 
 /**
- * Auth profiles (contract.md section 8). The cookies and localStorage live only in `state_sealed`
+ * Auth profiles (docs/api-decisions.md section 8). The cookies and localStorage live only in `state_sealed`
  * (secrets/sealed-box.ts, the profile id as additional data); the other columns are what the API
  * returns and what status and cache keys need.
  */

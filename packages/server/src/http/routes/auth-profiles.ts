@@ -13,7 +13,7 @@ type AuthProfileHandlers = Pick<
   | 'testAuthProfile'
 >;
 
-/** Auth profile routes (contract.md section 8): parse, call the service, reply. */
+/** Auth profile routes (docs/api-decisions.md section 8): parse, call the service, reply. */
 export function authProfileHandlers(deps: {
   profiles: AuthProfileService;
   targets: TargetChecker;

@@ -12,11 +12,7 @@ import type { BackgroundAsset, BackgroundCatalogue } from '../../backgrounds/cat
 import { pageBackgrounds, slicePacks } from '../../backgrounds/catalogue-search.ts';
 import { BACKGROUND_FORMATS, type BackgroundFormat } from '../../backgrounds/render-background.ts';
 import type { BackgroundRenderCache, CachedRender } from '../../backgrounds/render-cache.ts';
-import {
-  GRADIENT_PRESET_NAMES,
-  GRADIENT_PRESETS,
-  gradientCss,
-} from '../../compose/backgrounds/gradient-presets.ts';
+import { GRADIENT_PRESET_NAMES, GRADIENT_PRESETS, gradientCss } from '../../compose/index.ts';
 import { invalidParam, notFound } from '../../errors/app-error.ts';
 import type { RouteHandler } from '../route-handler.ts';
 

@@ -30,7 +30,7 @@ function integerParam(name: string, value: string): number {
 }
 
 /**
- * Maps the query form onto a POST body (contract.md section 4, GET /v1/capture): `site` is
+ * Maps the query form onto a POST body (docs/api-decisions.md section 4, GET /v1/capture): `site` is
  * `url`, `bg` is `background_preset`, `width`/`height`/`format` are `output.*`; `payload` is a
  * whole body, and explicit query parameters override it.
  */
@@ -58,10 +58,9 @@ export function captureHandlers(deps: {
 }): Pick<RouteHandlers, 'createCapture' | 'getCapture' | 'getJob'> {
   /** Renders, or queues and answers 202 with the job (the reply is then already sent). */
   async function capture(body: CaptureRequest, principal: Principal, reply: FastifyReply) {
-    const request = await deps.captures.resolve(body, principal, 'capture');
-    const submitted = await deps.captures.submit(request, principal, clientAbortSignal(reply.raw));
-    if (submitted.status === 'queued') reply.code(202).send(submitted.job);
-    return submitted;
+    const captured = await deps.captures.capture(body, principal, 'capture', clientAbortSignal(reply.raw));
+    if (captured.status === 'queued') reply.code(202).send(captured.job);
+    return captured;
   }
 
   return {
@@ -81,7 +80,7 @@ export function captureHandlers(deps: {
       const mode = query.response ?? 'json';
       if (mode === 'redirect') return reply.redirect(result.url, 302);
       if (mode === 'image') {
-        const blob = await deps.captures.storedImage(result);
+        const blob = await submitted.image();
         return reply
           .code(200)
           .type(blob.contentType)

@@ -1,7 +1,7 @@
 import type { DeviceLogin } from '../../auth/device-login.ts';
 import type { RouteHandlers } from '../route-handler.ts';
 
-/** POST /v1/device/code and /v1/device/token (contract.md section 6). */
+/** POST /v1/device/code and /v1/device/token (docs/api-decisions.md section 6). */
 export function deviceHandlers(
   deviceLogin: DeviceLogin,
 ): Pick<RouteHandlers, 'createDeviceCode' | 'pollDeviceToken'> {

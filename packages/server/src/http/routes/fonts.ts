@@ -1,5 +1,5 @@
 import type { FONT_ROUTES, FontListResponse } from '@vitrine/contract';
-import { FONT_FAMILIES, GENERIC_FONT_FAMILIES } from '../../compose/text/font-families.ts';
+import { FONT_FAMILIES, GENERIC_FONT_FAMILIES } from '../../compose/index.ts';
 import type { RouteHandler } from '../route-handler.ts';
 
 export interface FontHandlers {

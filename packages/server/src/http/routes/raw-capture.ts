@@ -8,10 +8,9 @@ export function rawCaptureHandlers(deps: {
 }): Pick<RouteHandlers, 'createRawCapture'> {
   return {
     createRawCapture: async ({ principal, body, reply }) => {
-      const request = await deps.captures.resolve(body, principal, 'raw');
-      const submitted = await deps.captures.submit(request, principal, clientAbortSignal(reply.raw));
-      if (submitted.status !== 'rendered') throw new Error('An unstyled capture is never queued');
-      return submitted.result;
+      const captured = await deps.captures.capture(body, principal, 'raw', clientAbortSignal(reply.raw));
+      if (captured.status !== 'rendered') throw new Error('An unstyled capture is never queued');
+      return captured.result;
     },
   };
 }

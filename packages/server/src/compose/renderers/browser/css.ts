@@ -7,10 +7,9 @@ import { type GradientColorStop, type ParsedGradient, parseCssGradient } from '.
  * their parsed form, so a value can only ever be numbers and `rgba()` colours.
  */
 
-/** Escapes text for an HTML text node or a double-quoted attribute. */
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
+import { escapeHtml } from '../../../escape-html.ts';
+
+export { escapeHtml };
 
 /** A finite number as short CSS text (never `NaN`, `Infinity` or exponent notation). */
 export function num(n: number): string {

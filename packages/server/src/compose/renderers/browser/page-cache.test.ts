@@ -2,10 +2,11 @@ import { createHash } from 'node:crypto';
 import type { CDPSession, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { resolveStyle } from '../../resolve-style.ts';
+import { resolveStyle } from '../../../captures/resolve/resolve-style.ts';
+import type { RawPixels } from '../../../image/raw-image.ts';
 import { buildScene } from '../../scene.ts';
 import type { RawImage } from '../raster/pixels.ts';
-import { createComposeCache, type RawInput } from '../raster/render-raster.ts';
+import { createComposeCache } from '../raster/render-raster.ts';
 import type { BrowserFonts } from './fonts.ts';
 import { renderInBrowser } from './render-in-browser.ts';
 
@@ -54,7 +55,7 @@ function fakeChromium() {
   return { withPage, documents };
 }
 
-function screenshot(colour: [number, number, number]): RawInput {
+function screenshot(colour: [number, number, number]): RawPixels {
   const data = Buffer.alloc(640 * 400 * 4);
   for (let i = 0; i < data.length; i += 4) data.set([...colour, 255], i);
   return { data, width: 640, height: 400, channels: 4 };

@@ -1,7 +1,6 @@
-import sharp from 'sharp';
+import { isOpaque } from '../../../image/raw-image.ts';
 import type { CornerRadii, Rect, SceneScreenshot } from '../../scene-types.ts';
 import { blendPixel, type RawImage, roundedRectCoverage } from '../raster/pixels.ts';
-import type { RawInput } from '../raster/render-raster.ts';
 
 /**
  * Pixel work of the browser renderer that stays in Node: the screenshot is pasted between the
@@ -65,12 +64,6 @@ export function compositeOver(
   }
 }
 
-/** Whether every alpha value is 255. */
-export function isOpaque(pixels: Buffer): boolean {
-  for (let i = 3; i < pixels.length; i += 4) if (pixels[i] !== 255) return false;
-  return true;
-}
-
 /**
  * Pastes the fitted screenshot into its rounded rect: opaque rows are copied whole (memcpy),
  * only the corner zones go through the anti-aliased mask.
@@ -104,16 +97,4 @@ export function pasteScreenshot(canvas: RawImage, pixels: Buffer, s: SceneScreen
   });
   compositeOver(canvas, band(0), rect, mask);
   compositeOver(canvas, band(rect.height - corner), { x: rect.x, y: rect.y + rect.height - corner }, mask);
-}
-
-/** The background image covering the canvas (centre crop), as the raster renderer sizes it. */
-export async function coverImage(src: RawInput, width: number, height: number): Promise<RawImage> {
-  const data = await sharp(src.data, {
-    raw: { width: src.width, height: src.height, channels: src.channels },
-  })
-    .resize(width, height, { fit: 'cover', kernel: 'lanczos3' })
-    .ensureAlpha()
-    .raw()
-    .toBuffer();
-  return { data, width, height, channels: 4 };
 }

@@ -2,15 +2,17 @@ import { createHash } from 'node:crypto';
 import type { CDPSession, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { captureScreenshot } from '../../../chromium/capture-screenshot.ts';
+import type { RawPixels } from '../../../image/raw-image.ts';
 import { layerScene } from '../../camera/scene-layer.ts';
 import type { Scene, SceneLayer } from '../../scene-types.ts';
+import { coverImage } from '../cover-image.ts';
 import { drawFrameLayer } from '../raster/frame-layer.ts';
 import type { RawImage } from '../raster/pixels.ts';
-import type { ComposeCache, RawInput } from '../raster/render-raster.ts';
+import type { ComposeCache } from '../raster/render-raster.ts';
 import { edgeColor, fittedScreenshot } from '../screenshot-fit.ts';
 import { buildLayerPlaneHtml } from './camera-html.ts';
 import type { BrowserFonts } from './fonts.ts';
-import { compositeOver, coverImage, pasteScreenshot } from './pixels.ts';
+import { compositeOver, pasteScreenshot } from './pixels.ts';
 import { buildSceneHtml, type ScreenshotSource } from './scene-html.ts';
 
 /** Runs `fn` on a prepared page and its CDP session (app.ts: the browser pool's `run`). */
@@ -20,7 +22,7 @@ export interface BrowserComposeDeps {
   withPage: PageRunner;
   fonts: BrowserFonts;
   /** The decoded background image when the scene's background is an image (fetched by the caller). */
-  backgroundImage?: RawInput;
+  backgroundImage?: RawPixels;
   /**
    * `composite` (default): the screenshot is pasted in Node between the page's layers;
    * `inline`: Chromium draws it from a data: URL (slower: every MB crosses the DevTools pipe).
@@ -47,7 +49,7 @@ export interface BrowserComposeTimings {
 }
 
 /** The capture as PNG for `inline` mode: level 1 without filtering (bytes cost more than zlib time here). */
-async function inlineSource(input: RawInput): Promise<ScreenshotSource> {
+async function inlineSource(input: RawPixels): Promise<ScreenshotSource> {
   const png = await sharp(input.data, {
     raw: { width: input.width, height: input.height, channels: input.channels },
   })
@@ -117,7 +119,7 @@ export async function renderComposePage(
  */
 export async function renderInBrowser(
   scene: Scene,
-  screenshot: RawInput,
+  screenshot: RawPixels,
   deps: BrowserComposeDeps,
   timings?: BrowserComposeTimings,
 ): Promise<RawImage> {
@@ -193,7 +195,7 @@ export async function renderInBrowser(
 async function renderLayeredInBrowser(
   scene: Scene,
   layer: SceneLayer,
-  screenshot: RawInput,
+  screenshot: RawPixels,
   deps: BrowserComposeDeps,
 ): Promise<RawImage> {
   const times = { page: 0, decode: 0 };

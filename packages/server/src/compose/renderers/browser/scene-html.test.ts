@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { resolveStyle, type StyleRequest } from '../../../captures/resolve/resolve-style.ts';
 import { parseCssGradient } from '../../css/css-gradient.ts';
-import { resolveStyle, type StyleRequest } from '../../resolve-style.ts';
 import { buildScene } from '../../scene.ts';
 import { gradientToCss, safeTextShadow } from './css.ts';
 import type { BrowserFonts } from './fonts.ts';
@@ -22,7 +22,7 @@ const doc = (r: StyleRequest, mode: 'composite' | 'inline' = 'composite') =>
 describe('buildSceneHtml', () => {
   it('escapes user text and carries the compose CSP', () => {
     const { html } = doc({ title: '<img src=http://127.0.0.1:9/canary>', badge: '"quoted" & <b>' });
-    expect(html).toContain('&#60;img src=http://127.0.0.1:9/canary&#62;');
+    expect(html).toContain('&lt;img src=http://127.0.0.1:9/canary&gt;');
     expect(html).not.toMatch(/<img src=http/);
     expect(html).not.toContain('<b>');
     expect(html).toContain(`content="${COMPOSE_CSP.replaceAll("'", '&#39;')}"`);

@@ -3,13 +3,15 @@
  * resvg for text) into raw RGBA for the encode stage. Its pieces live beside it: the frame band
  * and mat, the screenshot mask, shadows, device, frame layer, text, and the compose cache.
  */
-import sharp from 'sharp';
+
+import type { RawPixels } from '../../../image/raw-image.ts';
 import type { Point } from '../../camera/camera-math.ts';
 import { layerScene } from '../../camera/scene-layer.ts';
 import type { Scene, SceneBackground } from '../../scene-types.ts';
 import type { FontCatalogue } from '../../text/font-catalogue.ts';
 import type { BrowserTextDrawer } from '../browser/text-in-browser.ts';
 import type { ComposeCache } from '../compose-cache.ts';
+import { coverImage } from '../cover-image.ts';
 import { fittedScreenshot } from '../screenshot-fit.ts';
 import { drawDevice } from './device.ts';
 import { drawFrame, shrink } from './frame.ts';
@@ -28,19 +30,11 @@ import { drawTexts } from './text.ts';
 
 export { type ComposeCache, createComposeCache } from '../compose-cache.ts';
 
-/** Pixels as the capture stage hands them over (RGB or RGBA, straight alpha). */
-export interface RawInput {
-  data: Buffer;
-  width: number;
-  height: number;
-  channels: 3 | 4;
-}
-
 export interface RasterDeps {
   fonts: FontCatalogue;
   cache: ComposeCache;
   /** The decoded background image when the scene's background is an image (fetched by the caller). */
-  backgroundImage?: RawInput;
+  backgroundImage?: RawPixels;
   /** Chromium's drawing of a text layer, for scripts satori cannot shape or order (raster/text.ts). */
   browserText?: BrowserTextDrawer;
 }
@@ -50,15 +44,7 @@ async function backgroundLayer(scene: Scene, deps: RasterDeps): Promise<RawImage
   const bg = scene.background;
   if (bg.kind === 'transparent') return createRaw(width, height);
   if (bg.kind === 'image' && deps.backgroundImage) {
-    const src = deps.backgroundImage;
-    const data = await sharp(src.data, {
-      raw: { width: src.width, height: src.height, channels: src.channels },
-    })
-      .resize(width, height, { fit: 'cover', kernel: 'lanczos3' })
-      .ensureAlpha()
-      .raw()
-      .toBuffer();
-    return { data, width, height, channels: 4 };
+    return coverImage(deps.backgroundImage, width, height);
   }
   const key =
     bg.kind === 'gradient'
@@ -158,7 +144,7 @@ const finished = (canvas: RawImage, scene: Scene): RawImage =>
  * (border band, glass, inset mat), the screenshot through its rounded mask, the rim, the
  * overlay scrim and the text layers (satori + resvg). Returns raw RGBA for the encode stage.
  */
-export async function renderRaster(scene: Scene, screenshot: RawInput, deps: RasterDeps): Promise<RawImage> {
+export async function renderRaster(scene: Scene, screenshot: RawPixels, deps: RasterDeps): Promise<RawImage> {
   if (scene.layer) {
     // Transformed or blurred frame: the frame layer drawn flat on its own, shadows on the
     // background plane (not where the layer will cover them), the layer blurred and warped into

@@ -1,17 +1,18 @@
 import {
-  CAPTURE_DEFAULTS,
   type CaptureRequest,
   type CreditPrices,
   composeFieldsShape,
   type RawCaptureRequest,
 } from '@vitrine/contract';
-import type { AiPlan } from '../ai/ai-plan.ts';
-import { deviceCaptureDefaults } from '../compose/frames/frame-catalogue.ts';
-import { resolveStyle } from '../compose/resolve-style.ts';
-import type { StyleRequest } from '../compose/style-types.ts';
+import type { AiPlan } from '../../ai/ai-plan.ts';
+import type { AiChoices } from '../../ai/ai-step.ts';
+import { deviceCaptureDefaults } from '../../compose/index.ts';
+import type { ResolvedCapture } from '../resolved-capture.ts';
+import { type AiOverlay, layChoices, overlayOutcome } from './ai-overlay.ts';
+import { withDefaults } from './defaults.ts';
 import { motionCostOf, resolveMotion } from './resolve-motion.ts';
-import { resolveOutput, resolvePageCapture } from './resolve-page.ts';
-import type { ResolvedCapture } from './resolved-capture.ts';
+import { resolvePageCapture } from './resolve-page.ts';
+import { resolveOutput, resolveStyle } from './resolve-style.ts';
 
 const EIGHT_MEGAPIXELS = 8_000_000;
 
@@ -24,30 +25,29 @@ export interface ResolveFieldsDeps {
 
 /**
  * The AI plan of a styled capture, or null: `ai` means style + copy; a `prompt` is styling too.
- * The request's styling fields are kept as given, to be laid over the AI's choices.
+ * The names of the styling fields the request set are kept, to be laid over the AI's choices
+ * (their values are in the plan's resolved style).
  */
 function aiPlanOf(body: CaptureRequest): AiPlan | null {
   const style = body.ai === true || body.ai_style === true || body.prompt !== undefined;
   const copy = body.ai === true || body.ai_copy === true;
   const brand = body.ai_brand === true;
   if (!style && !copy && !brand) return null;
-  const request: Record<string, unknown> = {};
-  for (const key of [...Object.keys(composeFieldsShape), 'output']) {
-    const value = (body as Record<string, unknown>)[key];
-    if (value !== undefined) request[key] = value;
-  }
+  const fixed = Object.keys(composeFieldsShape).filter(
+    (key) => (body as Record<string, unknown>)[key] !== undefined,
+  );
   return {
     style: body.ai === true || body.ai_style === true,
     copy,
     brand,
     prompt: body.prompt ?? null,
-    request: request as StyleRequest,
+    fixed,
     projectBrand: null,
   };
 }
 
 /**
- * AI surcharges (contract.md sections 3 and 10), decided before any work: styling (`ai_style`,
+ * AI surcharges (docs/api-decisions.md sections 3 and 10), decided before any work: styling (`ai_style`,
  * `ai`, or a `prompt`) once, copy, and a brand unless the project's brand is already extracted.
  */
 export function aiCostOf(plan: AiPlan | null | undefined, prices: CreditPrices): number {
@@ -66,14 +66,13 @@ export function aiCostOf(plan: AiPlan | null | undefined, prices: CreditPrices):
  */
 function estimatedOutputPixels(capture: Pick<ResolvedCapture, 'page' | 'output' | 'style'>): number {
   const { output, page, style } = capture;
-  if (output.width !== undefined && output.height !== undefined)
-    return output.width * output.height * output.dpr ** 2;
+  if (output.width !== null && output.height !== null) return output.width * output.height * output.dpr ** 2;
   const padding = style?.padding ?? 0;
   const dpr = style ? output.dpr : page.deviceScaleFactor;
   return (page.viewport.width + 2 * padding) * (page.viewport.height + 2 * padding) * dpr * dpr;
 }
 
-/** Credits of a capture that renders (contract.md section 3); a cached result costs nothing. */
+/** Credits of a capture that renders (docs/api-decisions.md section 3); a cached result costs nothing. */
 function costOf(capture: Pick<ResolvedCapture, 'kind' | 'page' | 'output' | 'style'>, prices: CreditPrices) {
   if (capture.kind === 'raw') return prices.raw;
   return (
@@ -105,7 +104,7 @@ export function resolveCaptureFields(
   if (kind === 'capture') {
     const styled = body as CaptureRequest;
     ai = aiPlanOf(styled);
-    style = resolveStyle(styled);
+    style = resolveStyle(styled, output);
     if (style.background !== null && style.background_image_url === null) {
       deps.validateBackgroundReference(style.background);
     }
@@ -126,6 +125,7 @@ export function resolveCaptureFields(
     page = resolvePageCapture(body, url, output);
   }
   const resolved = { kind, page, output, style };
+  const delivery = withDefaults(body);
   return {
     version: 1,
     kind,
@@ -134,10 +134,22 @@ export function resolveCaptureFields(
     output,
     style,
     cost: costOf(resolved, deps.prices) + aiCostOf(ai, deps.prices) + motionCostOf(motion, deps.prices),
-    cacheTtlSeconds: body.cache_ttl ?? CAPTURE_DEFAULTS.cache_ttl,
-    showResolvedParams: body.show_resolved_params ?? CAPTURE_DEFAULTS.show_resolved_params,
+    cacheTtlSeconds: delivery.cache_ttl,
+    showResolvedParams: delivery.show_resolved_params,
     warnings: [],
     ...(ai ? { ai } : {}),
     ...(motion ? { motion } : {}),
   };
+}
+
+/**
+ * The AI step's choices applied to a plan: laid under the fields the caller fixed and resolved
+ * by the same resolver as the request was (once, after the capture; the AI resolves nothing).
+ */
+export function applyAiChoices(
+  plan: Pick<ResolvedCapture, 'output'> & { style: NonNullable<ResolvedCapture['style']>; ai: AiPlan },
+  choices: AiChoices,
+): AiOverlay {
+  const laid = layChoices(plan, choices);
+  return overlayOutcome(resolveStyle(laid.request, plan.output), choices, laid);
 }

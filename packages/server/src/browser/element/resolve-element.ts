@@ -24,7 +24,7 @@ export const MAX_CANDIDATES = 3000;
 const OUTLINE_SIZE = 8;
 const FAILURE_CANDIDATES = 3;
 
-/** What `element_resolved` reports (interface.md 2.6, contract.md 4). */
+/** What `element_resolved` reports (interface.md 2.6, docs/api-decisions.md section 4). */
 export interface ElementResolution {
   query: string;
   selector: string;

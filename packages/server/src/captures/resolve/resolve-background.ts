@@ -3,12 +3,18 @@
  * transparent) when the request leaves it open, the gradient preset expanded to its CSS, and
  * whether light or dark text reads on the result (the theme other defaults follow).
  */
-import { CAPTURE_DEFAULTS as D } from '@vitrine/contract';
-import { invalidParam } from '../errors/app-error.ts';
-import { GRADIENT_PRESETS, type GradientPresetName, gradientCss } from './backgrounds/gradient-presets.ts';
-import { parseCssColor, relativeLuminance } from './css/css-color.ts';
+import { CAPTURE_DEFAULTS } from '@vitrine/contract';
+import type { ResolvedStyle } from '../../compose/index.ts';
+import {
+  GRADIENT_PRESETS,
+  type GradientPresetName,
+  gradientCss,
+  parseCssColor,
+  relativeLuminance,
+} from '../../compose/index.ts';
+import { invalidParam } from '../../errors/app-error.ts';
 import { checkColor, gradientOrThrow } from './style-field-checks.ts';
-import type { ResolvedStyle, StyleRequest } from './style-types.ts';
+import type { StyleRequest } from './style-request.ts';
 
 function themeOf(colors: string[]): 'light' | 'dark' {
   const lum = colors.map((c) => relativeLuminance(parseCssColor(c) ?? { r: 0, g: 0, b: 0, a: 1 }));
@@ -51,7 +57,7 @@ export function resolveBackground(r: StyleRequest): BackgroundFields {
     background_image_url: null,
   };
   if (style === 'solid') {
-    const color = r.background_color ?? D.background_color;
+    const color = r.background_color ?? CAPTURE_DEFAULTS.background_color;
     return { ...base, background_style: style, background_color: color, background_theme: themeOf([color]) };
   }
   if (style === 'none' || style === 'transparent')
@@ -81,7 +87,8 @@ export function resolveBackground(r: StyleRequest): BackgroundFields {
       background_theme: themeOf(colors),
     };
   }
-  const preset = GRADIENT_PRESETS[(r.background_preset ?? D.background_preset) as GradientPresetName];
+  const preset =
+    GRADIENT_PRESETS[(r.background_preset ?? CAPTURE_DEFAULTS.background_preset) as GradientPresetName];
   return {
     ...base,
     background_style: 'gradient' as const,

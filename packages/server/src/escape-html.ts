@@ -1,4 +1,4 @@
-/** Escapes text for HTML content and attribute values. */
+/** Escapes text for HTML content and attribute values: the one escape of every HTML page and compose document. */
 export function escapeHtml(value: unknown): string {
   return String(value)
     .replaceAll('&', '&amp;')

@@ -5,24 +5,23 @@
  * frame goes into ffmpeg as soon as it is drawn, so no more than one frame is held.
  */
 
-import type { PageCapture } from '../capture/page-capture-options.ts';
-import { pageTopColor, pageTopRows } from '../compose/page-top-color.ts';
-import { buildScene } from '../compose/scene.ts';
-import type { Scene } from '../compose/scene-types.ts';
-import type { ResolvedStyle } from '../compose/style-types.ts';
-import type { FontCatalogue } from '../compose/text/font-catalogue.ts';
+import type { PageCapture } from '../browser/page-capture-options.ts';
 import type { RawImage } from '../image/raw-image.ts';
 import { cameraAt, type MotionCamera, scrollAt } from '../motion/motion-camera.ts';
 import { frameCount, type MotionPlan, videoSideLimit } from '../motion/motion-plan.ts';
 import { type DecodedLayer, prepareScrollFrames, type ScrollFrames } from '../motion/scroll-frames.ts';
 import type { EncodedVideo, VideoSettings, VideoSink } from '../motion/video-encoder.ts';
-import type { BackgroundImages } from './background-images.ts';
-import type { SceneRenderer } from './compose-stage.ts';
+import type { BackgroundImageLoader, SceneRenderer } from './compose-stage.ts';
+import { pageTopColor, pageTopRows } from './page-top-color.ts';
+import { buildScene } from './scene.ts';
+import type { Scene } from './scene-types.ts';
+import type { ResolvedStyle } from './style-types.ts';
+import type { FontCatalogue } from './text/font-catalogue.ts';
 
 export interface MotionStageDeps {
   fonts: () => Promise<FontCatalogue>;
   decode(encoded: Buffer): Promise<RawImage>;
-  backgroundImages: BackgroundImages;
+  loadBackground: BackgroundImageLoader;
   /** The raster renderer: a video's frames are always drawn without a browser. */
   renderer: SceneRenderer;
   /** Opens ffmpeg for one clip (motion/video-encoder.ts). */
@@ -127,7 +126,7 @@ export function createMotionStage(deps: MotionStageDeps) {
     const sceneAt = (camera: MotionCamera) =>
       buildScene({ ...pinned, ...camera }, info, { measurer: fonts.measurer });
     const firstScene = steady ? still : sceneAt(cameraAt(motion, base, 0));
-    const backgroundImage = await deps.backgroundImages.load(firstScene, signal);
+    const backgroundImage = await deps.loadBackground(firstScene, signal);
     const scroll =
       motion.type === 'scroll'
         ? await scrollFramesOf(capture, full, firstScene, captureDpr, deps.decode)

@@ -2,10 +2,18 @@
  * Checks of style fields the request schema cannot make: CSS colours, CSS gradients and font
  * names, each failing with a 400 that names the field and says what it must be.
  */
-import { invalidParam } from '../errors/app-error.ts';
-import { parseCssColor } from './css/css-color.ts';
-import { GradientSyntaxError, type ParsedGradient, parseCssGradient } from './css/css-gradient.ts';
-import { FONT_NAMES, resolveFontFamily } from './text/font-families.ts';
+import type { Device } from '@vitrine/contract';
+import {
+  FONT_NAMES,
+  FRAME_CATALOGUE,
+  findDeviceFinish,
+  GradientSyntaxError,
+  type ParsedGradient,
+  parseCssColor,
+  parseCssGradient,
+  resolveFontFamily,
+} from '../../compose/index.ts';
+import { invalidParam } from '../../errors/app-error.ts';
 
 const COLOR_HINT =
   'Must be a CSS color: #rgb, #rrggbb, #rrggbbaa, rgb(), rgba(), hsl(), hsla() or a color name';
@@ -28,9 +36,22 @@ export function gradientOrThrow(field: string, css: string): ParsedGradient {
   }
 }
 
-export function checkFont(field: string, value: string | undefined, fallback: string): string {
-  if (value === undefined) return fallback;
+/** A font name (the default applied) as its catalogue family, or a 400 naming the field. */
+export function checkFont(field: string, value: string): string {
   const family = resolveFontFamily(value);
   if (!family) throw invalidParam(field, `Unknown font. Must be one of: ${FONT_NAMES.join(', ')}`);
   return family.family;
+}
+
+/** A device's `device_color`: one of its named finishes or a CSS colour; its canonical name. */
+export function checkDeviceColor(device: Device, value: string | undefined): string {
+  const finish = findDeviceFinish(device, value);
+  if (!finish) {
+    const { finishes } = FRAME_CATALOGUE[device];
+    throw invalidParam(
+      'device_color',
+      `Unknown finish for ${device}. Must be one of: ${finishes.join(', ')}, or a CSS color`,
+    );
+  }
+  return finish.name;
 }

@@ -1,8 +1,8 @@
 import { CAPTURE_DEFAULTS, type OutputOptions, type RawCaptureRequest } from '@vitrine/contract';
-import type { PageCaptureOptions } from '../capture/page-capture-options.ts';
-import { AppError, invalidParam } from '../errors/app-error.ts';
-import { stillFormatOf } from './resolve-motion.ts';
-import type { ResolvedOutput } from './resolved-capture.ts';
+import type { PageCaptureOptions } from '../../browser/page-capture-options.ts';
+import { AppError, invalidParam } from '../../errors/app-error.ts';
+import type { OutputSettings } from '../../image/output-settings.ts';
+import { DERIVED, withDefaults } from './defaults.ts';
 
 /** The URL to capture: `url` or its alias `site`, a bare host getting `https://`. */
 export function targetUrlOf(request: { url?: string; site?: string }): string {
@@ -16,17 +16,6 @@ export function targetUrlOf(request: { url?: string; site?: string }): string {
     throw invalidParam('site', 'Give either url or site (its alias), not both with different values');
   }
   return /^[a-z][a-z0-9+.-]*:/i.test(raw) && !/^[^:/]+:\d+(\/|$)/.test(raw) ? raw : `https://${raw}`;
-}
-
-export function resolveOutput(output: OutputOptions | undefined): ResolvedOutput {
-  return {
-    // A video's still (its poster) is a JPEG; the video itself is the motion plan's.
-    format: stillFormatOf(output?.format) ?? CAPTURE_DEFAULTS.output.format,
-    width: output?.width,
-    height: output?.height,
-    quality: output?.quality,
-    dpr: output?.dpr ?? CAPTURE_DEFAULTS.output.dpr,
-  };
 }
 
 /** A device's own capture settings, used when the request gives no viewport. */
@@ -44,11 +33,12 @@ export interface DeviceDefaults {
  * pixels are real, never upscaled.
  */
 export function resolvePageCapture(
-  request: Omit<RawCaptureRequest, 'output'> & { output?: OutputOptions },
+  body: Omit<RawCaptureRequest, 'output'> & { output?: OutputOptions },
   url: string,
-  output: ResolvedOutput,
+  output: OutputSettings,
   device?: DeviceDefaults,
 ): PageCaptureOptions {
+  const request = withDefaults(body);
   if (request.selector !== undefined && request.full_page) {
     throw invalidParam(
       'full_page',
@@ -74,7 +64,7 @@ export function resolvePageCapture(
   }
   const block = request.block ?? [];
   // With a device and no viewport, the device's viewport, DPR, user agent, mobile and touch
-  // apply (contract.md section 4); every field the request gives explicitly still wins.
+  // apply (docs/api-decisions.md, "Devices"); every field the request gives explicitly still wins.
   const preset = request.viewport === undefined ? device : undefined;
   return {
     url,
@@ -82,12 +72,12 @@ export function resolvePageCapture(
     deviceScaleFactor: request.capture_dpr ?? preset?.dpr ?? output.dpr,
     userAgent: request.user_agent ?? preset?.userAgent,
     isMobile: request.emulate_mobile ?? preset?.isMobile ?? CAPTURE_DEFAULTS.emulate_mobile,
-    hasTouch: request.emulate_touch ?? request.emulate_mobile ?? preset?.hasTouch ?? false,
+    hasTouch: request.emulate_touch ?? request.emulate_mobile ?? preset?.hasTouch ?? DERIVED.hasTouch,
     waitFor: request.wait_for,
     block,
     injectCss: request.inject_css,
-    darkMode: request.dark_mode ?? CAPTURE_DEFAULTS.dark_mode,
-    fullPage: request.full_page ?? CAPTURE_DEFAULTS.full_page,
+    darkMode: request.dark_mode,
+    fullPage: request.full_page,
     hideSelectors: request.hide_selectors ?? [],
     selector: request.selector,
     ...(element ? { element } : {}),

@@ -2,6 +2,7 @@ import { CAPTURE_LIMITS } from '@vitrine/contract';
 import type { CDPSession } from 'playwright-core';
 import { collectPageSignals } from '../ai/collect-page-signals.ts';
 import { captureScreenshot } from '../chromium/capture-screenshot.ts';
+import { PAGE_CAPTURE_DEFAULTS } from '../config/page-capture-defaults.ts';
 import { AppError } from '../errors/app-error.ts';
 import { sleep } from './abort-race.ts';
 import type { BlockLists } from './block-lists.ts';
@@ -30,16 +31,21 @@ export interface PageCaptureSettings {
   navigationTimeoutMs: number;
   /** The lists behind block categories; required only when a request names a category. */
   blockLists?: () => Promise<BlockLists>;
-  /** Longest wait for a `wait_for` selector; default 10 s (contract). */
+  /** Longest wait for a `wait_for` selector; default PAGE_CAPTURE_DEFAULTS (config/). */
   selectorWaitMs?: number;
-  /** Longest wait for web fonts; default 5 s. */
+  /** Longest wait for web fonts; default PAGE_CAPTURE_DEFAULTS. */
   fontWaitMs?: number;
-  /** Longest wait for images still loading after the full-page scroll; default 3 s. */
+  /** Longest wait for images still loading after the full-page scroll; default PAGE_CAPTURE_DEFAULTS. */
   lazyImageWaitMs?: number;
-  /** Largest capture in device pixels (width x height); default 64 MP. */
+  /** Largest capture in device pixels (width x height); default PAGE_CAPTURE_DEFAULTS. */
   maxCapturePixels?: number;
   /** Picks among the best candidates for `element` (the AI provider); absent: built-in scoring. */
   chooseElement?: ElementChooser;
+}
+
+/** The settings given (an explicit undefined does not hide a default). */
+function definedOf(settings: PageCaptureSettings): Partial<PageCaptureSettings> {
+  return Object.fromEntries(Object.entries(settings).filter(([, v]) => v !== undefined));
 }
 
 interface Clip {
@@ -121,7 +127,7 @@ async function selectorClip(lease: PageLease, selector: string): Promise<Clip> {
 }
 
 /**
- * The recipe for a stable screenshot of one page (contract.md 4): emulation, blocking, `load`,
+ * The recipe for a stable screenshot of one page (docs/api-decisions.md section 4): emulation, blocking, `load`,
  * the requested wait, finished animations (finish-animations.ts), fonts, injected and hiding CSS,
  * lazy content and scroll reveals for a full page; then one CDP `Page.captureScreenshot` with
  * `optimizeForSpeed` (PNG, decoded and encoded once downstream). Timings per phase: context,
@@ -188,6 +194,7 @@ async function loadAndShoot(
 ): Promise<PageCapture> {
   const { page, cdp, signal } = lease;
   const { rules, lists, scripts, timings, warnings, phase } = run;
+  const limits = { ...PAGE_CAPTURE_DEFAULTS, ...definedOf(settings) };
 
   const refusal = watchMainFrameRefusal(page);
   try {
@@ -209,9 +216,9 @@ async function loadAndShoot(
   if (!largeShot) lease.loaded();
 
   try {
-    await waitForTarget(lease, options, settings.selectorWaitMs ?? CAPTURE_LIMITS.selectorWaitMs);
+    await waitForTarget(lease, options, limits.selectorWaitMs);
     const maxCss = CAPTURE_LIMITS.fullPageMaxCssPx;
-    const fontWaitMs = settings.fontWaitMs ?? 5000;
+    const fontWaitMs = limits.fontWaitMs;
     // `element` describes any part of the page: lazy sections must exist before candidates are
     // listed, so it is prepared like a full page.
     const progress = startSettling(loadedAt);
@@ -223,7 +230,7 @@ async function loadAndShoot(
         {
           maxCssPx: maxCss,
           fontWaitMs,
-          lazyImageWaitMs: settings.lazyImageWaitMs ?? 3000,
+          lazyImageWaitMs: limits.lazyImageWaitMs,
           growthPasses: 3,
         },
         settle,
@@ -282,7 +289,7 @@ async function loadAndShoot(
     const cssWidth = clip?.width ?? options.viewport.width;
     const cssHeight = clip?.height ?? options.viewport.height;
     const devicePixels = cssWidth * cssHeight * options.deviceScaleFactor ** 2;
-    const maxPixels = settings.maxCapturePixels ?? 64_000_000;
+    const maxPixels = limits.maxCapturePixels;
     if (devicePixels > maxPixels) {
       throw captureFailed(
         'too_large',

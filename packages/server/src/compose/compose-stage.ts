@@ -1,17 +1,47 @@
-import type { PageCapture } from '../capture/page-capture-options.ts';
-import { pageTopColor, pageTopRows } from '../compose/page-top-color.ts';
-import type { BrowserFonts } from '../compose/renderers/browser/fonts.ts';
-import type { PageRunner } from '../compose/renderers/browser/render-in-browser.ts';
-import { renderInBrowser } from '../compose/renderers/browser/render-in-browser.ts';
-import type { BrowserTextDrawer } from '../compose/renderers/browser/text-in-browser.ts';
-import type { ComposeCache } from '../compose/renderers/compose-cache.ts';
-import { renderRaster } from '../compose/renderers/raster/render-raster.ts';
-import { buildScene, sceneGeometry } from '../compose/scene.ts';
-import type { Scene, SceneText } from '../compose/scene-types.ts';
-import type { FontCatalogue } from '../compose/text/font-catalogue.ts';
 import type { RawImage } from '../image/raw-image.ts';
-import type { BackgroundImages } from './background-images.ts';
-import type { ComposedImage, ComposeInput } from './run-render.ts';
+import { pageTopColor, pageTopRows } from './page-top-color.ts';
+import type { BrowserFonts } from './renderers/browser/fonts.ts';
+import type { PageRunner } from './renderers/browser/render-in-browser.ts';
+import { renderInBrowser } from './renderers/browser/render-in-browser.ts';
+import type { BrowserTextDrawer } from './renderers/browser/text-in-browser.ts';
+import type { ComposeCache } from './renderers/compose-cache.ts';
+import { renderRaster } from './renderers/raster/render-raster.ts';
+import { buildScene, sceneGeometry } from './scene.ts';
+import type { Scene, SceneText } from './scene-types.ts';
+import type { ResolvedStyle } from './style-types.ts';
+import type { FontCatalogue } from './text/font-catalogue.ts';
+
+/** The screenshot a scene is composed around, as the capture stage took it. */
+export interface ComposeScreenshot {
+  /** The page's PNG. */
+  png: Buffer;
+  /** The device scale factor the page was captured at. */
+  dpr: number;
+  /** The page's final URL and title (a browser frame's address bar and tab). */
+  url: string;
+  title: string;
+}
+
+/** What the compose stage is given: the look (resolved) and the screenshot. */
+export interface ComposeInput {
+  style: ResolvedStyle;
+  screenshot: ComposeScreenshot;
+}
+
+/** What the compose stage hands on: the canvas, and what it adds to the result. */
+export interface ComposedImage {
+  image: RawImage;
+  /** E.g. a compose mode that was not available. */
+  warnings: string[];
+  /** Added to `resolved_params` (the computed canvas geometry). */
+  resolved: Record<string, unknown>;
+}
+
+/** Supplies the image behind an image background (a catalogue asset or a fetched URL). */
+export type BackgroundImageLoader = (scene: Scene, signal: AbortSignal) => Promise<RawImage | undefined>;
+
+/** The compose stage: a resolved scene in, pixels out. */
+export type ComposeStage = (input: ComposeInput, signal: AbortSignal) => Promise<ComposedImage>;
 
 /**
  * A renderer of the Scene: the raster renderer (compose mode `satori`, no browser) or the
@@ -28,7 +58,8 @@ export interface ComposeStageDeps {
   /** The bundled fonts (their measurer wraps titles), loaded when the first styled capture needs them. */
   fonts: () => Promise<FontCatalogue>;
   decode(encoded: Buffer): Promise<RawImage>;
-  backgroundImages: BackgroundImages;
+  /** The image behind an image background (render/background-images.ts). */
+  loadBackground: BackgroundImageLoader;
   /** Renderers by compose mode; `satori` (the raster renderer) is always present. */
   renderers: { satori: SceneRenderer; browser?: SceneRenderer };
   /**
@@ -115,23 +146,24 @@ async function unrenderableText(
  * The compose stage of a styled capture: the scene from the resolved style and the screenshot's
  * real size, drawn by the requested mode.
  */
-export function createComposeStage(deps: ComposeStageDeps) {
-  return async (input: ComposeInput, capture: PageCapture, signal: AbortSignal): Promise<ComposedImage> => {
-    const { style, captureDpr } = input;
-    const [screenshot, fonts] = await Promise.all([deps.decode(capture.png), deps.fonts()]);
+export function createComposeStage(deps: ComposeStageDeps): ComposeStage {
+  return async (input, signal) => {
+    const { style } = input;
+    const captureDpr = input.screenshot.dpr;
+    const [screenshot, fonts] = await Promise.all([deps.decode(input.screenshot.png), deps.fonts()]);
     const scene = buildScene(
       style,
       {
         width: screenshot.width,
         height: screenshot.height,
         dpr: captureDpr,
-        url: capture.finalUrl,
-        title: capture.title,
+        url: input.screenshot.url,
+        title: input.screenshot.title,
         topColor: style.device ? pageTopColor(screenshot, pageTopRows(captureDpr)) : null,
       },
       { measurer: fonts.measurer },
     );
-    const backgroundImage = await deps.backgroundImages.load(scene, signal);
+    const backgroundImage = await deps.loadBackground(scene, signal);
     const warnings = scene.unrendered
       .filter((field) => !(field === 'background' && backgroundImage))
       .map((field) => `${field} is accepted but not rendered by this server yet`);

@@ -9,8 +9,8 @@ import {
   VIDEO_FORMATS,
   type VideoFormat,
 } from '@vitrine/contract';
-import { invalidParam } from '../errors/app-error.ts';
-import { type MotionPlan, type ScrollTarget, videoSideLimit } from '../motion/motion-plan.ts';
+import { invalidParam } from '../../errors/app-error.ts';
+import { type MotionPlan, type ScrollTarget, videoSideLimit } from '../../motion/motion-plan.ts';
 
 const isVideoFormat = (format: string | undefined): format is VideoFormat =>
   (VIDEO_FORMATS as readonly string[]).includes(format ?? '');
