@@ -10,7 +10,7 @@ import {
 import { idPattern, idSchema, timestampSchema } from './ids.ts';
 import { WEBHOOK_VERIFICATION_SUMMARY } from './webhooks.ts';
 
-export const OUTPUT_FORMATS = ['png', 'webp', 'jpg'] as const;
+export const OUTPUT_FORMATS = ['png', 'webp', 'jpg', 'avif'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 
 export const BLOCK_CATEGORIES = ['ads', 'trackers', 'cookie-banners', 'chat-widgets'] as const;
@@ -90,7 +90,13 @@ export const outputSchema = z.strictObject({
   format: z.enum(OUTPUT_FORMATS).optional().meta({ default: D.output.format }),
   width: z.number().int().min(1).max(CAPTURE_LIMITS.outputSide).optional(),
   height: z.number().int().min(1).max(CAPTURE_LIMITS.outputSide).optional(),
-  quality: z.number().int().min(1).max(100).optional(),
+  quality: z
+    .number()
+    .int()
+    .min(1)
+    .max(100)
+    .optional()
+    .meta({ description: 'webp, jpg and avif (default 90, 90, 60); png is lossless and ignores it' }),
   dpr: z.literal([1, 2, 3]).optional().meta({ default: D.output.dpr }),
 });
 export type OutputOptions = z.infer<typeof outputSchema>;
