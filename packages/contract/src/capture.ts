@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { captureControlFieldsShape, pageMetadataSchema } from './capture-controls.ts';
 import { CAPTURE_DEFAULTS as D } from './capture-defaults.ts';
 import {
   ASPECT_RATIOS,
@@ -39,12 +40,9 @@ export const viewportSchema = z.strictObject({
 
 /** "Target and browser" fields of interface.md 4.6. */
 export const targetFieldsShape = {
-  url: z
-    .string()
-    .min(1)
-    .max(4096)
-    .optional()
-    .meta({ description: 'http(s) URL to capture; a bare host gets https://. Required (or `site`).' }),
+  url: z.string().min(1).max(4096).optional().meta({
+    description: 'http(s) URL to capture; a bare host gets https://. Required (or `site`, or `html`).',
+  }),
   site: z.string().min(1).max(4096).optional().meta({ description: 'Alias for `url`' }),
   project_id: idSchema('project').optional(),
   auth_profile_id: idSchema('authProfile').optional(),
@@ -84,6 +82,7 @@ export const targetFieldsShape = {
     pattern: '\\S',
   }),
   selector: selectorString.optional(),
+  ...captureControlFieldsShape,
 };
 
 export const outputSchema = z.strictObject({
@@ -119,7 +118,7 @@ const FULL_PAGE_ON = { required: ['full_page'], properties: { full_page: { const
  * `required` lists would say it too, but openapi-typescript turns that into `unknown`).
  */
 const TARGET_RULES = {
-  if: { not: { required: ['site'] } },
+  if: { not: { anyOf: [{ required: ['site'] }, { required: ['html'] }] } },
   // biome-ignore lint/suspicious/noThenProperty: JSON Schema's `then` keyword, never awaited
   then: { required: ['url'] },
   dependentSchemas: {
@@ -129,10 +128,12 @@ const TARGET_RULES = {
       },
     },
     selector: { not: FULL_PAGE_ON },
+    html: { not: { anyOf: [{ required: ['url'] }, { required: ['site'] }] } },
+    css: { required: ['html'] },
   },
 };
 const TARGET_RULES_TEXT =
-  '`url` (or its alias `site`) is required; `element` excludes `selector` and `full_page: true`; `selector` excludes `full_page: true`.';
+  '`url` (or its alias `site`) is required unless `html` is given, and excluded by it; `css` needs `html`; `element` excludes `selector` and `full_page: true`; `selector` excludes `full_page: true`.';
 
 /** POST /v1/raw (ext): the "Target and browser" and `output` fields only. */
 export const rawCaptureRequestSchema = z.strictObject({ ...targetFieldsShape, ...deliveryFieldsShape }).meta({
@@ -158,6 +159,9 @@ export const captureResultSchema = z
     resolved_params: z.record(z.string(), z.unknown()),
     ai_decisions: z.record(z.string(), z.unknown()),
     element_resolved: z.record(z.string(), z.unknown()),
+    metadata: pageMetadataSchema
+      .optional()
+      .meta({ description: "The page's metadata, with `metadata: true`" }),
   })
   .meta({ id: 'CaptureResult' });
 export type CaptureResult = z.infer<typeof captureResultSchema>;

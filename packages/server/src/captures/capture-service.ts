@@ -12,6 +12,7 @@ import { AppError, invalidParam, notFound } from '../errors/app-error.ts';
 import type { BlobStore, StoredBlob } from '../storage/blob-store.ts';
 import { renderKey } from '../storage/render-key.ts';
 import { aiCostOf, resolveCaptureFields } from './resolve-capture.ts';
+import { htmlTargetOf } from './resolve-controls.ts';
 import { targetUrlOf } from './resolve-page.ts';
 import type { CaptureDelivery, ResolvedCapture } from './resolved-capture.ts';
 import type { CaptureRunner } from './run-capture.ts';
@@ -101,7 +102,10 @@ export function createCaptureService(deps: CaptureServiceDeps) {
     if (principal.signedProjectId && body.project_id && body.project_id !== principal.signedProjectId) {
       throw invalidParam('project_id', 'A signed URL captures for the project that signed it');
     }
-    const url = deps.targets.parseUrl(targetUrlOf(body));
+    // An `html` document has no URL to check: it is served inside the browser, and everything it
+    // loads goes through the egress proxy like any page's requests.
+    const htmlTarget = htmlTargetOf(body);
+    const url = htmlTarget ? new URL(htmlTarget) : deps.targets.parseUrl(targetUrlOf(body));
     if (styled?.webhook_url !== undefined && !styled.async) {
       throw invalidParam('webhook_url', 'webhook_url needs async: true');
     }
@@ -129,7 +133,7 @@ export function createCaptureService(deps: CaptureServiceDeps) {
         url,
       );
     }
-    await deps.targets.checkUrl(url.href);
+    if (!htmlTarget) await deps.targets.checkUrl(url.href);
     if (styled?.background_image_url !== undefined) {
       await deps.targets.checkUrl(styled.background_image_url, {
         field: 'background_image_url',

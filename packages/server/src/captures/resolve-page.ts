@@ -1,6 +1,7 @@
 import { CAPTURE_DEFAULTS, type RawCaptureRequest } from '@vitrine/contract';
 import type { PageCaptureOptions } from '../capture/page-capture-options.ts';
 import { AppError, invalidParam } from '../errors/app-error.ts';
+import { resolvePageControls } from './resolve-controls.ts';
 import type { ResolvedOutput } from './resolved-capture.ts';
 
 /** The URL to capture: `url` or its alias `site`, a bare host getting `https://`. */
@@ -89,5 +90,6 @@ export function resolvePageCapture(
     hideSelectors: request.hide_selectors ?? [],
     selector: request.selector,
     ...(element ? { element } : {}),
+    ...resolvePageControls(request, url),
   };
 }

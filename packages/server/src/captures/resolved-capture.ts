@@ -5,6 +5,7 @@ import type { PageCaptureOptions } from '../capture/page-capture-options.ts';
 import type { ResolvedStyle } from '../compose/resolve-style.ts';
 import { AppError } from '../errors/app-error.ts';
 import type { RenderOutputSettings } from '../render/run-render.ts';
+import { controlsParamsOf } from './resolve-controls.ts';
 
 /** Output settings after defaults. */
 export type ResolvedOutput = RenderOutputSettings;
@@ -140,6 +141,7 @@ export function resolvedParamsOf(capture: ResolvedCapture): Record<string, unkno
     selector: page.selector ?? null,
     // Only when given, so the results cached before `element` existed keep their keys.
     ...(page.element !== undefined ? { element: page.element } : {}),
+    ...controlsParamsOf(page),
     output,
     ...(capture.style ?? {}),
     ...(capture.authProfile ? { auth_profile_id: capture.authProfile.id } : {}),
