@@ -9,9 +9,13 @@ import type { BrowserPool, PageLease, RunOptions } from './browser-pool.ts';
 import { captureFailed, navigationError, renderFailed, targetUnreachable } from './capture-errors.ts';
 import { type ElementChooser, resolveElement } from './element/resolve-element.ts';
 import { animationWarnings } from './finish-animations.ts';
+import { serveHtmlDocument } from './html-document.ts';
 import { watchMainFrameRefusal } from './main-frame-refusal.ts';
+import { runPageActions } from './page-actions.ts';
 import { applyPageAuth, type PageAuth } from './page-auth.ts';
 import type { PageCapture, PageCaptureOptions } from './page-capture-options.ts';
+import { applyPageIdentity, mediaFeatures } from './page-identity.ts';
+import { pageMetadataOf, readDeclaredMetadata } from './page-metadata.ts';
 import { captureStylesheet, elementBox, settlePage } from './page-stabilisation.ts';
 import { installRequestBlocking, parseBlockEntries } from './request-blocking.ts';
 import { revealFullPage } from './reveal-full-page.ts';
@@ -66,7 +70,7 @@ export async function emulate(cdp: CDPSession, options: PageCaptureOptions): Pro
     }),
     cdp.send('Emulation.setEmulatedMedia', {
       media: 'screen',
-      features: [{ name: 'prefers-color-scheme', value: options.darkMode ? 'dark' : 'light' }],
+      features: mediaFeatures(options),
     }),
     options.userAgent === undefined
       ? Promise.resolve()
@@ -155,6 +159,12 @@ export async function capturePage(
       throw renderFailed(error);
     },
   );
+  // After `emulate`: the language keeps the user agent it set.
+  if (options.identity) await applyPageIdentity(lease, options, options.identity);
+  if (options.html)
+    await serveHtmlDocument(page, options.html).catch((error: unknown) => {
+      throw renderFailed(error);
+    });
   const scripts = watchScriptActivity(page);
   phase('context');
   try {
@@ -209,6 +219,10 @@ async function loadAndShoot(
 
   try {
     await waitForTarget(lease, options, settings.selectorWaitMs ?? CAPTURE_LIMITS.selectorWaitMs);
+    if (options.actions) {
+      await runPageActions(page, options.actions, { signal, chooseElement: settings.chooseElement });
+      phase('actions');
+    }
     const maxCss = CAPTURE_LIMITS.fullPageMaxCssPx;
     const fontWaitMs = settings.fontWaitMs ?? 5000;
     // `element` describes any part of the page: lazy sections must exist before candidates are
@@ -302,8 +316,13 @@ async function loadAndShoot(
     const title = await documentTitle(page);
     // The URL at the shot: a timer of the page may have navigated while it settled.
     const shotUrl = page.url();
-    const signals = options.collectSignals ? await page.evaluate(collectPageSignals) : undefined;
+    const signals =
+      options.collectSignals || options.metadata ? await page.evaluate(collectPageSignals) : undefined;
     if (signals) phase('signals');
+    const metadata =
+      options.metadata && signals
+        ? pageMetadataOf(await page.evaluate(readDeclaredMetadata), signals)
+        : undefined;
     return {
       png,
       ...pngSize(png),
@@ -312,7 +331,8 @@ async function loadAndShoot(
       finalUrl: shotUrl,
       title,
       ...(element ? { element } : {}),
-      ...(signals ? { signals } : {}),
+      ...(signals && options.collectSignals ? { signals } : {}),
+      ...(metadata ? { metadata } : {}),
     };
   } catch (error) {
     if (signal.aborted) throw signal.reason;

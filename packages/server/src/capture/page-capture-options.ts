@@ -1,5 +1,7 @@
+import type { PageMetadata } from '@vitrine/contract';
 import type { PageSignals } from '../ai/ai-types.ts';
 import type { ElementResolution } from './element/resolve-element.ts';
+import type { HtmlDocument, PageAction, PageIdentity } from './page-controls.ts';
 
 /**
  * What the capture stage needs to take one screenshot: the request's "Target and browser"
@@ -28,6 +30,14 @@ export interface PageCaptureOptions {
   element?: string | undefined;
   /** Also read the page's signals (text, structure, colours, fonts) for the AI step; same load. */
   collectSignals?: boolean;
+  /** Steps run after the load and `waitFor`, before the page settles for the shot. */
+  actions?: PageAction[];
+  /** Headers, locale, time zone, position, reduced motion and cookies of the browser. */
+  identity?: PageIdentity;
+  /** Render this document (served at `url`, HTML_DOCUMENT_URL) instead of loading a page. */
+  html?: HtmlDocument;
+  /** Also read the page's metadata for the result. */
+  metadata?: boolean;
 }
 
 /** A plain page of `url`: no device, no waits, nothing blocked or injected (brand, tests). */
@@ -72,4 +82,6 @@ export interface PageCapture {
   element?: ElementResolution;
   /** The page's signals, when `collectSignals` asked for them. */
   signals?: PageSignals;
+  /** The page's metadata, when `metadata` asked for it. */
+  metadata?: PageMetadata;
 }

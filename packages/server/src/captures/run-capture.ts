@@ -1,4 +1,4 @@
-import type { CaptureResult, OutputFormat } from '@vitrine/contract';
+import type { CaptureResult, OutputFormat, PageMetadata } from '@vitrine/contract';
 import type { Principal } from '../auth/authenticate.ts';
 import type { Credits, Reservation } from '../billing/credits.ts';
 import type { PageAuth } from '../capture/page-auth.ts';
@@ -66,6 +66,7 @@ function resultOf(row: CaptureRow, publicUrl: string, cached: boolean, showResol
     resolved_params: showResolved ? (JSON.parse(row.resolved_params) as Record<string, unknown>) : {},
     ai_decisions: JSON.parse(row.ai_decisions) as Record<string, unknown>,
     element_resolved: JSON.parse(row.element_resolved) as Record<string, unknown>,
+    ...(row.metadata ? { metadata: JSON.parse(row.metadata) as PageMetadata } : {}),
   };
 }
 
@@ -183,6 +184,7 @@ export function createCaptureRunner(deps: CaptureRunnerDeps) {
         }),
         ai_decisions: JSON.stringify(output.aiDecisions),
         element_resolved: JSON.stringify(output.element ?? {}),
+        metadata: output.metadata ? JSON.stringify(output.metadata) : null,
         created_at: now.toISOString(),
         cache_expires_at: new Date(now.getTime() + capture.cacheTtlSeconds * 1000).toISOString(),
       };

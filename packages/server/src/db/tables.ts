@@ -84,6 +84,8 @@ export interface CapturesTable {
   resolved_params: string;
   ai_decisions: string;
   element_resolved: string;
+  /** The page's metadata (JSON) of a capture made with `metadata: true`; null otherwise. */
+  metadata: string | null;
   created_at: string;
   /** Until when an equal request may reuse this result (created_at + cache_ttl). */
   cache_expires_at: string;

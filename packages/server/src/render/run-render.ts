@@ -80,6 +80,8 @@ export interface RenderOutput {
   style?: ResolvedStyle;
   /** `ai_decisions` of the result: empty without AI assistance. */
   aiDecisions: Record<string, unknown>;
+  /** The page's metadata, when the page options asked for it. */
+  metadata?: PageCapture['metadata'];
 }
 
 async function timed<T>(timings: Record<string, number>, phase: string, work: () => Promise<T>): Promise<T> {
@@ -143,5 +145,6 @@ export async function runRender(
     ...(capture.element ? { element: capture.element } : {}),
     ...(decided ? { style: decided.style } : {}),
     aiDecisions: decided?.decisions ?? {},
+    ...(capture.metadata ? { metadata: capture.metadata } : {}),
   };
 }
