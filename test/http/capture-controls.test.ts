@@ -229,6 +229,15 @@ describe('capture controls', () => {
     });
   });
 
+  it('refuses headers and cookies in a GET payload (a URL is logged and shared)', async () => {
+    for (const secret of [{ headers: { 'x-a': '1' } }, { cookies: [{ name: 'sid', value: 'x' }] }]) {
+      const payload = Buffer.from(JSON.stringify({ url: page('echo'), ...secret })).toString('base64url');
+      const res = await app.t.request('GET', `/v1/capture?payload=${payload}`, { key: app.key.key });
+      expect(res.status, res.text).toBe(400);
+      expect(res.json.error.details.issues[0].path).toBe(`payload.${Object.keys(secret)[0]}`);
+    }
+  });
+
   describe('html input', () => {
     it('renders html with a web font and an image from the test host, through the egress proxy', async () => {
       const origin = app.fixtures.origin;

@@ -192,16 +192,25 @@ describe('controlsParamsOf (resolved_params and the cache key)', () => {
       { cookies: [{ name: 'a', value: '1' }] },
       { cookies: [{ name: 'a', value: '2' }] },
       { actions: [{ type: 'click', selector: '#a' }] },
+      { actions: [{ type: 'type', selector: '#a', text: 'x' }] },
+      { actions: [{ type: 'type', selector: '#a', text: 'y' }] },
       { metadata: true },
     ];
     const keys = variants.map((fields) => JSON.stringify(controlsParamsOf(page(fields))));
     expect(new Set(keys).size).toBe(variants.length);
     const shown = JSON.stringify(
       controlsParamsOf(
-        page({ headers: { authorization: 'Bearer s3cret' }, cookies: [{ name: 'sid', value: 'hunter2' }] }),
+        page({
+          headers: { authorization: 'Bearer s3cret' },
+          cookies: [{ name: 'sid', value: 'hunter2' }],
+          actions: [{ type: 'type', selector: '#password', text: 'correct horse' }],
+        }),
       ),
     );
-    expect(shown).not.toMatch(/s3cret|hunter2/);
+    expect(shown).not.toMatch(/s3cret|hunter2|correct horse/);
+    const typed = (text: string) =>
+      JSON.stringify(controlsParamsOf(page({ actions: [{ type: 'type', selector: '#q', text }] })));
+    expect(typed('a')).not.toBe(typed('b'));
   });
 
   it('color_scheme is dark mode, and a contradicting dark_mode is refused', () => {

@@ -273,13 +273,21 @@ function digest(value: string): string {
 
 /**
  * The controls' part of `resolved_params` and of the cache key: every field that changes pixels.
- * Header and cookie values are shown (and keyed) by digest only; so is the html document. Only
+ * Header and cookie values and typed text are shown (and keyed) by digest only; so is the html
+ * document. Only
  * the controls given appear, so other requests keep their keys.
  */
 export function controlsParamsOf(page: PageCaptureOptions): Record<string, unknown> {
   const identity = page.identity;
   return {
-    ...(page.actions ? { actions: page.actions } : {}),
+    // Typed text may be a password: stored and shown as a digest, like header values.
+    ...(page.actions
+      ? {
+          actions: page.actions.map((step) =>
+            step.type === 'type' ? { ...step, text: digest(step.text) } : step,
+          ),
+        }
+      : {}),
     ...(identity?.headers
       ? {
           headers: Object.fromEntries(
