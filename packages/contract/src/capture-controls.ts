@@ -161,7 +161,7 @@ export const captureControlFieldsShape = {
     .record(z.string().min(1).max(L.headerNameChars), z.string().max(L.headerValueChars))
     .optional()
     .meta({
-      description: `Extra request headers for the page's requests (at most ${L.headers}). Refused: ${DENIED_REQUEST_HEADERS.join(', ')}, proxy-* and sec-*, cookie with an auth profile or \`cookies\`, and any CR, LF or NUL`,
+      description: `Extra request headers, sent with every request of the page, third-party ones included (use \`cookies\` for a login: they stay on their site); at most ${L.headers}. Refused: ${DENIED_REQUEST_HEADERS.join(', ')}, proxy-* and sec-*, cookie with an auth profile or \`cookies\`, and any CR, LF or NUL`,
     }),
   locale: z
     .string()

@@ -110,6 +110,8 @@ export const deliveryFieldsShape = {
 };
 
 const FULL_PAGE_ON = { required: ['full_page'], properties: { full_page: { const: true } } };
+/** "`name` is given" in JSON Schema, with the property stated so that linters can check it. */
+const GIVEN = (name: string) => ({ required: [name], properties: { [name]: { type: 'string' } } });
 
 /**
  * Combinations of the target fields the server refuses with 400 (captures/resolve-page.ts), in
@@ -118,7 +120,7 @@ const FULL_PAGE_ON = { required: ['full_page'], properties: { full_page: { const
  * `required` lists would say it too, but openapi-typescript turns that into `unknown`).
  */
 const TARGET_RULES = {
-  if: { not: { anyOf: [{ required: ['site'] }, { required: ['html'] }] } },
+  if: { not: { anyOf: [GIVEN('site'), GIVEN('html')] } },
   // biome-ignore lint/suspicious/noThenProperty: JSON Schema's `then` keyword, never awaited
   then: { required: ['url'] },
   dependentSchemas: {
@@ -128,8 +130,8 @@ const TARGET_RULES = {
       },
     },
     selector: { not: FULL_PAGE_ON },
-    html: { not: { anyOf: [{ required: ['url'] }, { required: ['site'] }] } },
-    css: { required: ['html'] },
+    html: { not: { anyOf: [GIVEN('url'), GIVEN('site')] } },
+    css: GIVEN('html'),
   },
 };
 const TARGET_RULES_TEXT =

@@ -34,8 +34,33 @@ describe('controls generated from the contract', () => {
     expect(field('dark_mode')).toMatchObject({ kind: 'boolean', defaultValue: false });
     expect(field('viewport')).toMatchObject({ kind: 'viewport' });
     expect(field('background_color')).toMatchObject({ kind: 'color' });
-    expect(field('output.format')).toMatchObject({ kind: 'chips', options: ['png', 'webp', 'jpg'] });
+    expect(field('output.format')).toMatchObject({ kind: 'chips', options: ['png', 'webp', 'jpg', 'avif'] });
     expect(field('output.dpr')).toMatchObject({ kind: 'chips', options: [1, 2, 3], defaultValue: 1 });
     expect(field('block')).toMatchObject({ kind: 'list' });
+  });
+
+  it('offers the capture controls of issue 40 in Target and browser', () => {
+    const target = groups.find((g) => g.id === 'target')!.fields.map((f) => f.path.join('.'));
+    expect(target).toEqual(
+      expect.arrayContaining([
+        'actions',
+        'headers',
+        'locale',
+        'timezone',
+        'geolocation',
+        'reduced_motion',
+        'color_scheme',
+        'cookies',
+        'html',
+        'css',
+        'metadata',
+      ]),
+    );
+    expect(field('actions')).toMatchObject({ kind: 'json' });
+    expect(field('geolocation')).toMatchObject({ kind: 'json' });
+    expect(field('html')).toMatchObject({ kind: 'code' });
+    expect(field('css')).toMatchObject({ kind: 'code' });
+    expect(field('color_scheme')).toMatchObject({ kind: 'chips', options: ['light', 'dark'] });
+    expect(field('metadata')).toMatchObject({ kind: 'boolean', defaultValue: false });
   });
 });
