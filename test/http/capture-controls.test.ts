@@ -95,6 +95,29 @@ describe('capture controls', () => {
       expect(near(box, [250, 200, 0]), String(box)).toBe(true);
     }, 90_000);
 
+    it('scrolls to a position, or to an element, before a viewport shot', async () => {
+      // A 20000 px gradient from white to black: the grey at the viewport's centre says where it is.
+      const grey = async (actions: unknown[]) => {
+        const res = await post('/v1/raw', {
+          url: `${app.fixtures.origin}/capture/tall.html`,
+          viewport,
+          actions,
+        });
+        expect(res.status, res.text).toBe(201);
+        return (await decode(await image(res.json.url))).at(400, 300)[0];
+      };
+      expect(await grey([{ type: 'wait', ms: 0 }])).toBeGreaterThan(240);
+      const middle = await grey([{ type: 'scroll_to', y: 10_000 }]);
+      expect(Math.abs(middle - 255 * (1 - 10_300 / 20_000))).toBeLessThanOrEqual(6);
+      const res = await post('/v1/raw', {
+        url: page('form.html'),
+        viewport: { width: 800, height: 200 },
+        actions: [{ type: 'scroll_to', selector: '#hover-box' }],
+        metadata: true,
+      });
+      expect(res.status, res.text).toBe(201);
+    }, 90_000);
+
     it('names the failing step (index and type) in the error envelope, and charges nothing', async () => {
       const credits = async () =>
         (await app.t.request('GET', '/v1/usage', { key: app.key.key })).json.credits_remaining as number;
@@ -319,6 +342,23 @@ document.title = 'font=' + document.fonts.check('16px FixtureFont') + ';image=' 
       const without = await post('/v1/capture', { url: page('meta.html'), viewport });
       expect(without.json.metadata).toBeUndefined();
     }, 90_000);
+
+    it("checks what a hostile page answers: a page that swaps the DOM's methods gets no metadata", async () => {
+      const res = await post('/v1/raw', {
+        html: `<!doctype html><title>x</title><script>
+const huge = 'x'.repeat(5000);
+Document.prototype.querySelector = () => ({ getAttribute: () => huge });
+Object.defineProperty(document, 'title', { get: () => huge });
+</script><p>hostile</p>`,
+        viewport,
+        metadata: true,
+      });
+      expect(res.status, res.text).toBe(201);
+      expect(res.json.metadata).toBeUndefined();
+      expect(res.json.warnings).toContain(
+        "The page's metadata could not be read: it answered in an unexpected form",
+      );
+    }, 60_000);
   });
 
   describe('avif', () => {

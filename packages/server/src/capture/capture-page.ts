@@ -15,7 +15,7 @@ import { runPageActions } from './page-actions.ts';
 import { applyPageAuth, type PageAuth } from './page-auth.ts';
 import type { PageCapture, PageCaptureOptions } from './page-capture-options.ts';
 import { applyPageIdentity, mediaFeatures } from './page-identity.ts';
-import { pageMetadataOf, readDeclaredMetadata } from './page-metadata.ts';
+import { readPageMetadata } from './page-metadata.ts';
 import { captureStylesheet, elementBox, settlePage } from './page-stabilisation.ts';
 import { installRequestBlocking, parseBlockEntries } from './request-blocking.ts';
 import { revealFullPage } from './reveal-full-page.ts';
@@ -316,13 +316,11 @@ async function loadAndShoot(
     const title = await documentTitle(page);
     // The URL at the shot: a timer of the page may have navigated while it settled.
     const shotUrl = page.url();
-    const signals =
-      options.collectSignals || options.metadata ? await page.evaluate(collectPageSignals) : undefined;
+    const signals = options.collectSignals ? await page.evaluate(collectPageSignals) : undefined;
     if (signals) phase('signals');
-    const metadata =
-      options.metadata && signals
-        ? pageMetadataOf(await page.evaluate(readDeclaredMetadata), signals)
-        : undefined;
+    const metadata = options.metadata ? await readPageMetadata(page, signals) : undefined;
+    if (metadata === null)
+      warnings.push("The page's metadata could not be read: it answered in an unexpected form");
     return {
       png,
       ...pngSize(png),
@@ -331,7 +329,7 @@ async function loadAndShoot(
       finalUrl: shotUrl,
       title,
       ...(element ? { element } : {}),
-      ...(signals && options.collectSignals ? { signals } : {}),
+      ...(signals ? { signals } : {}),
       ...(metadata ? { metadata } : {}),
     };
   } catch (error) {

@@ -1,5 +1,8 @@
 import type { PageMetadata } from '@vitrine/contract';
+import type { Page } from 'playwright-core';
+import { z } from 'zod';
 import type { PageSignals } from '../ai/ai-types.ts';
+import { collectPageSignals } from '../ai/collect-page-signals.ts';
 
 /** What the document declares about itself, read in the page (see {@link readDeclaredMetadata}). */
 export interface DeclaredMetadata {
@@ -61,8 +64,51 @@ export function readDeclaredMetadata(): DeclaredMetadata {
   };
 }
 
-/** The result's `metadata`: the declarations, and the colours and fonts the AI step reads. */
-export function pageMetadataOf(declared: DeclaredMetadata, signals: PageSignals): PageMetadata {
+const text = z.string().max(2000).nullable();
+const properties = z
+  .record(z.string().max(200), z.string().max(2000))
+  .refine((record) => Object.keys(record).length <= 50);
+const colours = z.array(z.string().max(200)).max(20);
+
+/**
+ * The page's script runs in the page's own world, so a hostile page can answer anything: what it
+ * returns is checked (shapes and sizes) before it is stored and returned.
+ */
+const checkedMetadataSchema = z.object({
+  title: text,
+  description: text,
+  canonical_url: text,
+  favicon_url: text,
+  theme_color: text,
+  language: text,
+  open_graph: properties,
+  twitter: properties,
+  colors: z.object({
+    text: text,
+    background: text,
+    buttons: colours,
+    links: colours,
+    headings: colours,
+  }),
+  fonts: z.object({ headings: text, body: text }),
+});
+
+/**
+ * The result's `metadata`: the declarations, and the colours and fonts the AI step reads; null
+ * when what the page answered is not of the expected shape or size.
+ */
+export function pageMetadataOf(declared: DeclaredMetadata, signals: PageSignals): PageMetadata | null {
+  let assembled: PageMetadata;
+  try {
+    assembled = assembleMetadata(declared, signals);
+  } catch {
+    return null;
+  }
+  const checked = checkedMetadataSchema.safeParse(assembled);
+  return checked.success ? checked.data : null;
+}
+
+function assembleMetadata(declared: DeclaredMetadata, signals: PageSignals): PageMetadata {
   return {
     title: declared.title,
     description: declared.description,
@@ -81,4 +127,21 @@ export function pageMetadataOf(declared: DeclaredMetadata, signals: PageSignals)
     },
     fonts: { headings: signals.fonts.heading, body: signals.fonts.body },
   };
+}
+
+/**
+ * Reads the page's metadata after the shot (the signals too, unless the AI step already read
+ * them); null when the page's answer is unusable or its scripts broke the reading (a page that
+ * swaps the DOM's methods): the capture is still delivered, with a warning.
+ */
+export async function readPageMetadata(
+  page: Page,
+  signals: PageSignals | undefined,
+): Promise<PageMetadata | null> {
+  try {
+    const read = signals ?? (await page.evaluate(collectPageSignals));
+    return pageMetadataOf(await page.evaluate(readDeclaredMetadata), read);
+  } catch {
+    return null;
+  }
 }
