@@ -252,6 +252,27 @@ describe('capture controls', () => {
     });
   });
 
+  it('queues html, steps and metadata as a job: the worker renders the stored payload as is', async () => {
+    const queued = await post('/v1/capture', {
+      html: '<!doctype html><title>before</title><style>body{margin:0;background:rgb(200,30,30)}</style><button id="b" onclick="document.title=\'after\';document.body.style.background=\'rgb(30,60,200)\'">Go</button>',
+      viewport,
+      background_style: 'none',
+      actions: [{ type: 'click', selector: '#b' }],
+      metadata: true,
+      locale: 'ja-JP',
+      output: { format: 'avif' },
+      async: true,
+    });
+    expect(queued.status, queued.text).toBe(202);
+    let job = { status: 'pending', result: null as null | Record<string, unknown>, error: null };
+    for (let i = 0; i < 600 && job.status === 'pending'; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      job = (await app.t.request('GET', `/v1/jobs/${queued.json.job_id}`, { key: app.key.key })).json;
+    }
+    expect(job.status, JSON.stringify(job)).toBe('completed');
+    expect(job.result).toMatchObject({ format: 'avif', metadata: { title: 'after' } });
+  }, 90_000);
+
   it('refuses headers and cookies in a GET payload (a URL is logged and shared)', async () => {
     for (const secret of [{ headers: { 'x-a': '1' } }, { cookies: [{ name: 'sid', value: 'x' }] }]) {
       const payload = Buffer.from(JSON.stringify({ url: page('echo'), ...secret })).toString('base64url');
