@@ -81,6 +81,8 @@ describe('vitrine commands against a real server', () => {
 
   it('raw renders an --html-file with --css-file, --actions and --metadata into an AVIF file', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vitrine-cli-html-'));
+    // Its own account: the other tests count the owner's credits.
+    const own = env({ VITRINE_API_KEY: (await t.createKey()).key });
     try {
       const htmlFile = path.join(dir, 'card.html');
       fs.writeFileSync(
@@ -108,7 +110,7 @@ describe('vitrine commands against a real server', () => {
           '-o',
           out,
         ],
-        env(),
+        own,
       );
       expect(run.code, run.stderr).toBe(0);
       expect(JSON.parse(run.stdout)).toMatchObject({
@@ -120,10 +122,10 @@ describe('vitrine commands against a real server', () => {
       const meta = await sharp(fs.readFileSync(out)).metadata();
       expect(meta).toMatchObject({ format: 'heif', compression: 'av1', width: 400, height: 300 });
 
-      const nothing = await runVitrine(['raw', '--metadata'], env());
+      const nothing = await runVitrine(['raw', '--metadata'], own);
       expect(nothing.code).toBe(EXIT.usage);
       expect(nothing.stderr).toBe('vitrine: Give the page to capture: a URL, or --html / --html-file\n');
-      const badStep = await runVitrine(['raw', '--html', '<p>x</p>', '--actions', 'click'], env());
+      const badStep = await runVitrine(['raw', '--html', '<p>x</p>', '--actions', 'click'], own);
       expect(badStep.code).toBe(EXIT.usage);
       expect(badStep.stderr).toContain('Invalid --actions: expected a JSON object');
     } finally {

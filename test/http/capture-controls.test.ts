@@ -236,6 +236,7 @@ describe('capture controls', () => {
       [{ headers: { 'X-A\r\nHost': 'x' } }, 'headers.X-A'],
       [{ headers: { 'x-a': '1', 'X-A': '2' } }, 'headers.X-A'],
       [{ headers: { cookie: 'a=b' }, cookies: [{ name: 'c', value: 'd' }] }, 'headers.cookie'],
+      [{ headers: { Cookie: 'session=stolen' } }, 'headers.Cookie'],
       [{ cookies: [{ name: 'sid', value: 'x', domain: 'bank.example' }] }, 'cookies'],
       [{ cookies: [{ name: 'sid', value: 'x\r\nSet-Cookie: y' }] }, 'cookies.value'],
       [{ locale: 'en-US,fr;q=0.5' }, 'locale'],

@@ -52,7 +52,8 @@ export const COLOR_SCHEMES = ['light', 'dark'] as const;
  * Request headers Vitrine never sends on the caller's behalf: the host (a virtual host the
  * network policy did not check), hop-by-hop and framing headers (they belong to one connection,
  * and a smuggled value could split a request), the proxy's own, and those Chromium computes.
- * `cookie` is refused with an auth profile or `cookies` (use one source of cookies).
+ * `cookie` is refused too (server side): extra headers reach every site a page loads from, while
+ * `cookies` stay on theirs.
  */
 export const DENIED_REQUEST_HEADERS = [
   'host',
@@ -161,7 +162,7 @@ export const captureControlFieldsShape = {
     .record(z.string().min(1).max(L.headerNameChars), z.string().max(L.headerValueChars))
     .optional()
     .meta({
-      description: `Extra request headers, sent with every request of the page, third-party ones included (use \`cookies\` for a login: they stay on their site); at most ${L.headers}. Refused: ${DENIED_REQUEST_HEADERS.join(', ')}, proxy-* and sec-*, cookie with an auth profile or \`cookies\`, and any CR, LF or NUL`,
+      description: `Extra request headers, sent with every request of the page, third-party ones included (use \`cookies\` for a login: they stay on their site); at most ${L.headers}. Refused: ${DENIED_REQUEST_HEADERS.join(', ')}, proxy-* and sec-*, cookie (use \`cookies\`, which stay on their site), and any CR, LF or NUL`,
     }),
   locale: z
     .string()

@@ -894,7 +894,7 @@ export interface components {
                 latitude: number;
                 longitude: number;
             };
-            /** @description Extra request headers, sent with every request of the page, third-party ones included (use `cookies` for a login: they stay on their site); at most 20. Refused: host, connection, keep-alive, proxy-connection, proxy-authorization, proxy-authenticate, te, trailer, transfer-encoding, upgrade, content-length, expect, http2-settings, accept-language, user-agent, proxy-* and sec-*, cookie with an auth profile or `cookies`, and any CR, LF or NUL */
+            /** @description Extra request headers, sent with every request of the page, third-party ones included (use `cookies` for a login: they stay on their site); at most 20. Refused: host, connection, keep-alive, proxy-connection, proxy-authorization, proxy-authenticate, te, trailer, transfer-encoding, upgrade, content-length, expect, http2-settings, accept-language, user-agent, proxy-* and sec-*, cookie (use `cookies`, which stay on their site), and any CR, LF or NUL */
             headers?: {
                 [key: string]: string;
             };
@@ -1281,7 +1281,7 @@ export interface components {
                 latitude: number;
                 longitude: number;
             };
-            /** @description Extra request headers, sent with every request of the page, third-party ones included (use `cookies` for a login: they stay on their site); at most 20. Refused: host, connection, keep-alive, proxy-connection, proxy-authorization, proxy-authenticate, te, trailer, transfer-encoding, upgrade, content-length, expect, http2-settings, accept-language, user-agent, proxy-* and sec-*, cookie with an auth profile or `cookies`, and any CR, LF or NUL */
+            /** @description Extra request headers, sent with every request of the page, third-party ones included (use `cookies` for a login: they stay on their site); at most 20. Refused: host, connection, keep-alive, proxy-connection, proxy-authorization, proxy-authenticate, te, trailer, transfer-encoding, upgrade, content-length, expect, http2-settings, accept-language, user-agent, proxy-* and sec-*, cookie (use `cookies`, which stay on their site), and any CR, LF or NUL */
             headers?: {
                 [key: string]: string;
             };

@@ -126,7 +126,6 @@ function badHeaderValue(value: string): boolean {
 
 export function resolveHeaders(
   headers: Record<string, string> | undefined,
-  cookiesElsewhere: 'auth_profile_id' | 'cookies' | null,
 ): Record<string, string> | undefined {
   if (headers === undefined) return undefined;
   const entries = Object.entries(headers);
@@ -144,8 +143,13 @@ export function resolveHeaders(
         name === 'accept-language' ? ' (use locale)' : name === 'user-agent' ? ' (use user_agent)' : '';
       throw invalidParam(field, `The ${name} header cannot be set${why}`);
     }
-    if (name === 'cookie' && cookiesElsewhere) {
-      throw invalidParam(field, `A cookie header cannot be combined with ${cookiesElsewhere}`);
+    if (name === 'cookie') {
+      // Extra headers go to every request of the page, third parties included; cookies given as
+      // `cookies` (or an auth profile) reach only their own site.
+      throw invalidParam(
+        field,
+        'Give cookies in the cookies field (or an auth profile): a cookie header would reach every site the page loads from',
+      );
     }
     if (badHeaderValue(value)) {
       throw invalidParam(
@@ -218,10 +222,8 @@ export function resolveIdentity(request: ControlsRequest, url: string): PageIden
       'headers and cookies are not kept for queued captures: use them without async, or an auth profile',
     );
   }
-  const cookiesElsewhere =
-    request.auth_profile_id !== undefined ? 'auth_profile_id' : request.cookies?.length ? 'cookies' : null;
   const identity: PageIdentity = {
-    headers: resolveHeaders(request.headers, cookiesElsewhere),
+    headers: resolveHeaders(request.headers),
     locale: resolveLocale(request.locale),
     timezone: resolveTimezone(request.timezone),
     geolocation: request.geolocation && {
