@@ -114,6 +114,7 @@ export function captureRow(userId: string, overrides: Partial<CaptureRow> = {}):
     ai_decisions: '[]',
     element_resolved: 'null',
     metadata: null,
+    video: null,
     created_at: at(0),
     cache_expires_at: at(3600),
     ...overrides,

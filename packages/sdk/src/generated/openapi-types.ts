@@ -921,6 +921,7 @@ export interface components {
              * @default false
              */
             metadata?: boolean;
+            motion?: components["schemas"]["MotionInput"];
             /** @description Fraction of the canvas */
             offset_x?: number;
             /** @description Fraction of the canvas */
@@ -932,12 +933,13 @@ export interface components {
                  */
                 dpr?: 1 | 2 | 3;
                 /**
+                 * @description Image format; mp4, webm, gif with `motion` (default mp4 then)
                  * @default png
                  * @enum {string}
                  */
-                format?: "png" | "webp" | "jpg" | "avif";
+                format?: "png" | "webp" | "jpg" | "avif" | "mp4" | "webm" | "gif";
                 height?: number;
-                /** @description webp, jpg and avif (default 90, 90, 60); png is lossless and ignores it */
+                /** @description webp, jpg and avif (default 90, 90, 60); mp4 and webm (onto the codec scale); png is lossless and ignores it */
                 quality?: number;
                 width?: number;
             };
@@ -1104,7 +1106,7 @@ export interface components {
                 [key: string]: unknown;
             };
             /** @enum {string} */
-            format: "png" | "webp" | "jpg" | "avif";
+            format: "png" | "webp" | "jpg" | "avif" | "mp4" | "webm" | "gif";
             height: number;
             id: string;
             /** @description The page's metadata, with `metadata: true` */
@@ -1113,6 +1115,8 @@ export interface components {
                 [key: string]: unknown;
             };
             url: string;
+            /** @description With `motion`: the video and its poster image */
+            video?: components["schemas"]["VideoResult"];
             warnings: string[];
             width: number;
         };
@@ -1199,6 +1203,43 @@ export interface components {
             job_id: string;
             /** @constant */
             status: "pending";
+        };
+        /** @description Renders the capture as a video (output.format mp4, webm or gif; mp4 when omitted). Runs as a job unless `async: false`. */
+        MotionInput: {
+            /**
+             * @description scroll only: a gentle camera move during the scroll
+             * @default false
+             */
+            drift?: boolean;
+            /**
+             * @description Seconds, holds included
+             * @default 6
+             */
+            duration?: number;
+            /**
+             * @default ease-in-out
+             * @enum {string}
+             */
+            easing?: "linear" | "ease-in" | "ease-out" | "ease-in-out";
+            /** @description Frames per second; default 30 (15 for gif, at most 30) */
+            fps?: number;
+            /**
+             * @description Seconds still at the end (scroll, reveal)
+             * @default 0.5
+             */
+            hold_end?: number;
+            /**
+             * @description Seconds still at the start (scroll, reveal)
+             * @default 0.5
+             */
+            hold_start?: number;
+            /**
+             * @description scroll only: how far the page scrolls: CSS pixels, a CSS selector (its top reaches the top of the screen), or "end"
+             * @default end
+             */
+            scroll_to?: number | "end" | string;
+            /** @enum {string} */
+            type: "scroll" | "reveal" | "float";
         };
         PageMetadata: {
             canonical_url: string | null;
@@ -1355,6 +1396,13 @@ export interface components {
                 credits_used: number;
                 render_count: number;
             };
+        };
+        VideoResult: {
+            codec: string;
+            duration_ms: number;
+            fps: number;
+            frames: number;
+            poster_url: string;
         };
     };
     responses: never;
@@ -2159,7 +2207,7 @@ export interface operations {
                 /** @description Signed URLs: unix seconds */
                 expires?: number;
                 /** @description `output.format` */
-                format?: "png" | "webp" | "jpg" | "avif";
+                format?: "png" | "webp" | "jpg" | "avif" | "mp4" | "webm" | "gif";
                 /** @description `output.height` in pixels */
                 height?: number;
                 /** @description base64url JSON of a POST body; query fields override it */

@@ -2,6 +2,7 @@ import type { PageMetadata } from '@vitrine/contract';
 import type { PageSignals } from '../ai/ai-types.ts';
 import type { ElementResolution } from './element/resolve-element.ts';
 import type { HtmlDocument, PageAction, PageIdentity } from './page-controls.ts';
+import type { ScrollCapture, ScrollTargetOption } from './scroll-capture.ts';
 
 /**
  * What the capture stage needs to take one screenshot: the request's "Target and browser"
@@ -38,6 +39,11 @@ export interface PageCaptureOptions {
   html?: HtmlDocument;
   /** Also read the page's metadata for the result. */
   metadata?: boolean;
+  /**
+   * A scroll video's end (with `fullPage`): the capture also reports where the scroll ends and
+   * shoots the parts that stay pinned while it scrolls (scroll-capture.ts).
+   */
+  scroll?: ScrollTargetOption;
 }
 
 /** A plain page of `url`: no device, no waits, nothing blocked or injected (brand, tests). */
@@ -84,4 +90,6 @@ export interface PageCapture {
   signals?: PageSignals;
   /** The page's metadata, when `metadata` asked for it. */
   metadata?: PageMetadata;
+  /** A scroll video's data, when `scroll` asked for it. */
+  scroll?: ScrollCapture;
 }

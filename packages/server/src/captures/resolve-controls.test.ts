@@ -151,6 +151,18 @@ describe('request cookies', () => {
   });
 });
 
+describe('queued captures', () => {
+  const url = 'https://example.com/';
+  it('keep no headers or cookies: async, or a video (queued unless async: false)', () => {
+    const headers = { 'x-a': '1' };
+    expect(fieldOf(() => resolveIdentity({ url, headers, async: true }, url))).toBe('headers');
+    expect(fieldOf(() => resolveIdentity({ url, headers, motion: { type: 'scroll' } }, url))).toBe('headers');
+    expect(resolveIdentity({ url, headers, motion: { type: 'scroll' }, async: false }, url)).toEqual({
+      headers,
+    });
+  });
+});
+
 describe('html', () => {
   it('is served at the in-browser URL, with css last', () => {
     const target = htmlTargetOf({ html: '<p>x</p>', css: 'p{}' });

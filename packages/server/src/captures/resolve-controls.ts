@@ -22,7 +22,7 @@ import { invalidParam } from '../errors/app-error.ts';
  * Kept apart from resolve-page.ts so that the request's resolution can be re-wired around it.
  */
 
-type ControlsRequest = RawCaptureRequest & { async?: boolean };
+type ControlsRequest = Omit<RawCaptureRequest, 'output'> & { async?: boolean; motion?: unknown };
 
 /** The `html` request's target: HTML_DOCUMENT_URL, or undefined for a request with a URL. */
 export function htmlTargetOf(request: ControlsRequest): string | undefined {
@@ -215,7 +215,9 @@ function resolveCookies(request: ControlsRequest, url: string): PageIdentity['co
 /** The browser's identity, or undefined when the request changes none of it. */
 export function resolveIdentity(request: ControlsRequest, url: string): PageIdentity | undefined {
   const secrets = request.headers !== undefined || request.cookies !== undefined;
-  if (secrets && request.async === true) {
+  // A video is queued unless the request says `async: false`.
+  const queued = request.async === true || (request.motion !== undefined && request.async !== false);
+  if (secrets && queued) {
     // A queued capture is stored as a job; headers and cookies (logins, tokens) are not stored.
     throw invalidParam(
       request.headers !== undefined ? 'headers' : 'cookies',

@@ -3,7 +3,8 @@ import { type Migration, type MigrationProvider, Migrator } from 'kysely/migrati
 import { deviceLoginMigration } from './migrations/0005-device-login.ts';
 import { authProfilesMigration } from './migrations/0006-auth-profiles.ts';
 import { brandMigration } from './migrations/0007-brand.ts';
-import { captureMetadataMigration } from './migrations/0008-capture-metadata.ts';
+import { videoMigration } from './migrations/0008-video.ts';
+import { captureMetadataMigration } from './migrations/0009-capture-metadata.ts';
 
 /**
  * Migrations, in order. Types are chosen to mean the same on SQLite and PostgreSQL: text,
@@ -194,7 +195,8 @@ const MIGRATIONS: Record<string, Migration> = {
   '0005_device_login': deviceLoginMigration,
   '0006_auth_profiles': authProfilesMigration,
   '0007_brand': brandMigration,
-  '0008_capture_metadata': captureMetadataMigration,
+  '0008_video': videoMigration,
+  '0009_capture_metadata': captureMetadataMigration,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

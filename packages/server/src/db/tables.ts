@@ -86,6 +86,8 @@ export interface CapturesTable {
   element_resolved: string;
   /** The page's metadata (JSON) of a capture made with `metadata: true`; null otherwise. */
   metadata: string | null;
+  /** JSON of a video's figures (fps, frames, duration, codec, poster format); null for a still. */
+  video: string | null;
   created_at: string;
   /** Until when an equal request may reuse this result (created_at + cache_ttl). */
   cache_expires_at: string;

@@ -21,6 +21,8 @@ export function createRenderStages(deps: {
   decide?: RenderStages['decide'];
   blobStore: BlobStore;
   pageCache: PageCaptureCache;
+  /** The motion stage (videos); absent when ffmpeg is not configured. */
+  animate?: RenderStages['animate'];
 }): RenderStages {
   return {
     // The pool measures the wait for a slot; naming it here keeps every phase of a render named.
@@ -44,9 +46,10 @@ export function createRenderStages(deps: {
           Buffer.isBuffer(input) && output.height !== undefined ? output.height * output.dpr : undefined,
         position: Buffer.isBuffer(input) ? 'top' : 'centre',
       }),
-    store: async (key, image) => {
-      await deps.blobStore.put(key, image.data, { contentType: image.contentType });
+    store: async (key, file) => {
+      await deps.blobStore.put(key, file.data, { contentType: file.contentType });
     },
+    ...(deps.animate ? { animate: deps.animate } : {}),
     blobKey: renderKey,
   };
 }
