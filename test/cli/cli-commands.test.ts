@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configFile, writeStoredConfig } from '../../packages/cli/src/config-store.ts';
 import { EXIT } from '../../packages/cli/src/exit-codes.ts';
@@ -77,6 +78,60 @@ describe('vitrine commands against a real server', () => {
     for (const run of [unknownKey, unreachable, badValue, noJob, refused, poor])
       expect(run.stderr).not.toMatch(/\n\s+at /);
   });
+
+  it('raw renders an --html-file with --css-file, --actions and --metadata into an AVIF file', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vitrine-cli-html-'));
+    // Its own account: the other tests count the owner's credits.
+    const own = env({ VITRINE_API_KEY: (await t.createKey()).key });
+    try {
+      const htmlFile = path.join(dir, 'card.html');
+      fs.writeFileSync(
+        htmlFile,
+        '<!doctype html><title>before</title><button id="b" onclick="document.title=\'clicked\'">Go</button>',
+      );
+      const cssFile = path.join(dir, 'card.css');
+      fs.writeFileSync(cssFile, 'body { margin: 0; background: rgb(13, 148, 136); }');
+      const out = path.join(dir, 'card.avif');
+      const run = await runVitrine(
+        [
+          'raw',
+          '--html-file',
+          htmlFile,
+          '--css-file',
+          cssFile,
+          '--actions',
+          '{"type":"click","selector":"#b"}',
+          '--metadata',
+          '--viewport',
+          '400x300',
+          '--format',
+          'avif',
+          '--json',
+          '-o',
+          out,
+        ],
+        own,
+      );
+      expect(run.code, run.stderr).toBe(0);
+      expect(JSON.parse(run.stdout)).toMatchObject({
+        format: 'avif',
+        width: 400,
+        height: 300,
+        metadata: { title: 'clicked' },
+      });
+      const meta = await sharp(fs.readFileSync(out)).metadata();
+      expect(meta).toMatchObject({ format: 'heif', compression: 'av1', width: 400, height: 300 });
+
+      const nothing = await runVitrine(['raw', '--metadata'], own);
+      expect(nothing.code).toBe(EXIT.usage);
+      expect(nothing.stderr).toBe('vitrine: Give the page to capture: a URL, or --html / --html-file\n');
+      const badStep = await runVitrine(['raw', '--html', '<p>x</p>', '--actions', 'click'], own);
+      expect(badStep.code).toBe(EXIT.usage);
+      expect(badStep.stderr).toContain('Invalid --actions: expected a JSON object');
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
 
   it('projects: create (secret once on stdout), ls, get, default, rotate-secret, secret, conflict and not found', async () => {
     const created = await runVitrine(

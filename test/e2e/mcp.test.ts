@@ -116,6 +116,43 @@ describe('vitrine mcp', () => {
     expect(meta).toMatchObject({ format: 'png', width: 880, height: 680 });
   }, 240_000);
 
+  it('takes the capture controls: html, steps, metadata, and an AVIF render attached as WebP', async () => {
+    const { tools } = await client.listTools();
+    const properties = tools.find((tool) => tool.name === 'raw_capture')!.inputSchema.properties ?? {};
+    expect(Object.keys(properties)).toEqual(
+      expect.arrayContaining(['html', 'css', 'actions', 'headers', 'locale', 'timezone', 'metadata']),
+    );
+    const html =
+      '<!doctype html><title>before</title><style>body{margin:0;background:#0d9488}</style><button id="b" onclick="document.title=\'clicked\'">Go</button>';
+    const result = await client.callTool(
+      {
+        name: 'raw_capture',
+        arguments: {
+          html,
+          viewport: { width: 400, height: 300 },
+          actions: [{ type: 'click', selector: '#b' }],
+          metadata: true,
+          output: { format: 'avif' },
+          include_image: true,
+        },
+      },
+      undefined,
+      { timeout: 180_000 },
+    );
+    expect(result.isError, JSON.stringify(result.content).slice(0, 300)).toBeFalsy();
+    const content = result.content as ToolContent[];
+    const full = JSON.parse(content[1]!.text!);
+    expect(full).toMatchObject({ format: 'avif', width: 400, height: 300, metadata: { title: 'clicked' } });
+    expect(content[0]!.text).toMatch(/WebP preview of the AVIF render/);
+    const image = content.find((c) => c.type === 'image')!;
+    expect(image.mimeType).toBe('image/webp');
+    expect(await sharp(Buffer.from(image.data!, 'base64')).metadata()).toMatchObject({
+      format: 'webp',
+      width: 400,
+      height: 300,
+    });
+  }, 240_000);
+
   it('attaches a large capture as a preview within 1568 px and 1 MB, with a note and the full URL', async () => {
     const result = await client.callTool(
       {

@@ -126,7 +126,12 @@ describe('the OpenAPI document states what the server enforces (issue 35)', () =
     });
     expect(capture.dependentSchemas.selector.not).toMatchObject({ required: ['full_page'] });
     expect(capture.dependentSchemas.element.not.anyOf).toHaveLength(2);
-    expect(capture.if).toMatchObject({ not: { required: ['site'] } });
+    expect(capture.if).toMatchObject({ not: { anyOf: [{ required: ['site'] }, { required: ['html'] }] } });
+    expect(capture.dependentSchemas.html.not.anyOf).toMatchObject([
+      { required: ['url'] },
+      { required: ['site'] },
+    ]);
+    expect(capture.dependentSchemas.css).toMatchObject({ required: ['html'] });
     expect(capture.then).toMatchObject({ required: ['url'] });
     expect(schemas.RawCaptureRequestInput!.dependentSchemas.element).toBeDefined();
     expect(capture.properties.title).toBeDefined();

@@ -154,7 +154,7 @@ describe('POST /v1/raw', () => {
       json: { url: page('simple.html'), output: { format: 'gif' } },
     });
     expect(format.status).toBe(400);
-    expect(format.json.error.message).toBe('Invalid output.format. Must be one of: png, webp, jpg');
+    expect(format.json.error.message).toBe('Invalid output.format. Must be one of: png, webp, jpg, avif');
 
     const viewport = await t.request('POST', '/v1/raw', {
       key: owner.key,

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll } from 'vitest';
+import type { AppOptions } from '../../packages/server/src/app.ts';
 import { FIXTURE_HOST, type RunningServer, startFixtureServer } from './fixture-server.ts';
 import { startTestApp, type TestApp, type TestKey } from './test-app.ts';
 
@@ -14,12 +15,17 @@ export interface FixtureApp {
  * started in beforeAll (fixture server, app with `env` on top of VITRINE_ALLOW_TARGETS, a key
  * with `credits`), closed in afterAll. The fields are set once beforeAll has run.
  */
-export function useFixtureApp(options: { env?: Record<string, string>; credits: number }): FixtureApp {
+export function useFixtureApp(options: {
+  env?: Record<string, string>;
+  credits: number;
+  appOptions?: AppOptions;
+}): FixtureApp {
   const app = {} as FixtureApp;
   beforeAll(async () => {
     app.fixtures = await startFixtureServer();
     app.t = await startTestApp('sqlite', {
       env: { VITRINE_ALLOW_TARGETS: FIXTURE_HOST, ...options.env },
+      ...(options.appOptions ? { appOptions: options.appOptions } : {}),
     });
     app.key = await app.t.createKey({ credits: options.credits });
   });

@@ -36,10 +36,15 @@ describe('capture flags derived from the contract', () => {
       'png',
       'webp',
       'jpg',
+      'avif',
       'mp4',
       'webm',
       'gif',
     ]);
+    expect(flags.find((f) => f.flag === '--actions')?.kind).toBe('json-list');
+    expect(flags.find((f) => f.flag === '--cookies')?.kind).toBe('json-list');
+    expect(flags.find((f) => f.flag === '--hide-selectors')?.kind).toBe('list');
+    expect(flags.find((f) => f.flag === '--headers')?.kind).toBe('json');
     // `--motion scroll --motion-duration 6`: the type is the flag itself.
     expect(flags.find((f) => f.flag === '--motion')).toMatchObject({
       path: ['motion', 'type'],
@@ -114,6 +119,49 @@ describe('capture flags derived from the contract', () => {
     expect(parse(['--wait-for', '#app .ready'])).toMatchObject({ wait_for: '#app .ready' });
   });
 
+  it('parses the capture controls: steps and cookies as JSON (one or several a flag), identity, metadata', () => {
+    expect(
+      parse([
+        '--actions',
+        '{"type":"click","selector":"#tab"}',
+        '--actions',
+        '[{"type":"wait","ms":200},{"type":"press","key":"Enter"}]',
+        '--headers',
+        '{"X-Demo":"1"}',
+        '--locale',
+        'de-DE',
+        '--timezone',
+        'Europe/Berlin',
+        '--geolocation',
+        '{"latitude":52.5,"longitude":13.4}',
+        '--reduced-motion',
+        '--color-scheme',
+        'dark',
+        '--cookies',
+        '{"name":"sid","value":"x"}',
+        '--metadata',
+        '--format',
+        'avif',
+      ]),
+    ).toEqual({
+      url: 'https://example.com',
+      actions: [
+        { type: 'click', selector: '#tab' },
+        { type: 'wait', ms: 200 },
+        { type: 'press', key: 'Enter' },
+      ],
+      headers: { 'X-Demo': '1' },
+      locale: 'de-DE',
+      timezone: 'Europe/Berlin',
+      geolocation: { latitude: 52.5, longitude: 13.4 },
+      reduced_motion: true,
+      color_scheme: 'dark',
+      cookies: [{ name: 'sid', value: 'x' }],
+      metadata: true,
+      output: { format: 'avif' },
+    });
+  });
+
   it('refuses bad values naming the flag and the valid values', () => {
     const refused = (args: string[]) => {
       try {
@@ -133,5 +181,11 @@ describe('capture flags derived from the contract', () => {
     expect((refused(['--width', '0']) as CliError).message).toMatch(/^Invalid --width: /);
     // commander itself refuses values outside the choices
     expect(String(refused(['--device', 'toaster']))).toContain('iphone-16-pro');
+    expect((refused(['--actions', 'click #tab']) as CliError).message).toBe(
+      'Invalid --actions: expected a JSON object, got "click #tab"',
+    );
+    expect((refused(['--actions', '{"type":"teleport"}']) as CliError).message).toMatch(
+      /^Invalid --actions: /,
+    );
   });
 });

@@ -43,7 +43,16 @@ const FIELD_GROUPS: readonly [string, Record<string, unknown>][] = [
 /** Fields given as the positional argument rather than a flag. */
 const POSITIONAL_FIELDS = new Set(['url', 'site']);
 
-type Kind = 'string' | 'number' | 'boolean' | 'enum' | 'list' | 'viewport' | 'number-or-string' | 'json';
+type Kind =
+  | 'string'
+  | 'number'
+  | 'boolean'
+  | 'enum'
+  | 'list'
+  | 'json-list'
+  | 'viewport'
+  | 'number-or-string'
+  | 'json';
 
 export interface FieldFlag {
   /** Path of the field in the request body, e.g. ['output', 'format']. */
@@ -57,7 +66,9 @@ export interface FieldFlag {
 }
 
 interface ZodInternals {
-  _zod: { def: { type: string; innerType?: unknown; values?: unknown[]; options?: unknown[] } };
+  _zod: {
+    def: { type: string; innerType?: unknown; values?: unknown[]; options?: unknown[]; element?: unknown };
+  };
   description?: string;
   minValue?: number | null;
   maxValue?: number | null;
@@ -114,6 +125,10 @@ function describeField(name: string, group: string, schema: unknown, pathPrefix:
   if (type === 'number') return { ...base, kind: 'number', description: `${about} (${bounds(inner)})` };
   if (type === 'boolean') return { ...base, kind: 'boolean', description: `${about} (true)` };
   if (type === 'string') return { ...base, kind: 'string', description: about };
+  if (type === 'array' && unwrap(inner._zod.def.element).inner._zod.def.type !== 'string') {
+    // A list of objects (`actions`, `cookies`): each flag a JSON object, or an array of them.
+    return { ...base, kind: 'json-list', description: `${about} (JSON; repeat the flag for several)` };
+  }
   if (type === 'array')
     return { ...base, kind: 'list', description: `${about} (repeat the flag for several)` };
   if (name === 'viewport' && type === 'object') {
@@ -168,10 +183,12 @@ export function addFieldOptions(command: Command, flags: readonly FieldFlag[]): 
         ? '<WxH>'
         : flag.kind === 'list'
           ? '<value>'
-          : `<${flag.kind === 'number' ? 'n' : 'value'}>`;
+          : flag.kind === 'json-list'
+            ? '<json>'
+            : `<${flag.kind === 'number' ? 'n' : 'value'}>`;
     const option = new Option(`${flag.flag} ${placeholder}`, flag.description).helpGroup(`${flag.group}:`);
     if (flag.choices) option.choices(flag.choices);
-    if (flag.kind === 'list') option.argParser(collect);
+    if (flag.kind === 'list' || flag.kind === 'json-list') option.argParser(collect);
     command.addOption(option);
   }
 }
@@ -182,6 +199,16 @@ function attributeOf(flag: FieldFlag): string {
 
 function parseValue(flag: FieldFlag, raw: unknown): unknown {
   if (flag.kind === 'boolean' || flag.kind === 'list') return raw;
+  if (flag.kind === 'json-list') {
+    return (raw as string[]).flatMap((text) => {
+      try {
+        const value: unknown = JSON.parse(text);
+        return Array.isArray(value) ? value : [value];
+      } catch {
+        throw new CliError(`Invalid ${flag.flag}: expected a JSON object, got "${text}"`, EXIT.usage);
+      }
+    });
+  }
   const text = String(raw);
   const number = () => {
     const value = text.trim() === '' ? Number.NaN : Number(text);

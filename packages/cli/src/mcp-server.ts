@@ -59,7 +59,8 @@ async function imageForHost(
   result: CaptureResult,
 ): Promise<{ image: Content | null; note: string | null }> {
   const { maxSide, maxBytes } = IMAGE_PREVIEW_LIMITS;
-  if (Math.max(result.width, result.height) <= maxSide) {
+  // Hosts read PNG, JPEG and WebP; an AVIF render goes over as its WebP preview.
+  if (Math.max(result.width, result.height) <= maxSide && result.format !== 'avif') {
     const { bytes, contentType } = await client.download(result.url);
     if (bytes.length <= maxBytes) {
       const mimeType = contentType ?? `image/${result.format === 'jpg' ? 'jpeg' : result.format}`;
@@ -73,7 +74,10 @@ async function imageForHost(
     const { bytes } = await client.download(previewUrl);
     return {
       image: { type: 'image', data: bytes.toString('base64'), mimeType: 'image/webp' },
-      note: `The attached image is a preview downscaled to at most ${maxSide} px on its longest side and ${maxBytes / 1_000_000} MB (WebP); ${full}.`,
+      note:
+        result.format === 'avif' && Math.max(result.width, result.height) <= maxSide
+          ? `The attached image is a WebP preview of the AVIF render (hosts do not read AVIF); ${full}.`
+          : `The attached image is a preview downscaled to at most ${maxSide} px on its longest side and ${maxBytes / 1_000_000} MB (WebP); ${full}.`,
     };
   } catch {
     return { image: null, note: `The image is too large to attach; ${full}.` };
@@ -124,7 +128,7 @@ export function createMcpServer(client: ApiClient, version: string): McpServer {
     {
       title: 'Styled screenshot',
       description:
-        'Capture a web page and compose styling around it (device frame, background, padding, shadow, perspective, titles). Returns the image URL; with include_image also the image. With async: true it queues a job: poll it with job_status. With motion ({"type": "scroll" | "reveal" | "float"}) it renders an MP4, WebM or GIF video of the styled look instead (queued unless async: false; include_image attaches its poster).',
+        'Capture a web page (a url, or an html document) and compose styling around it (device frame, background, padding, shadow, perspective, titles). actions click, type, select, press, hover, scroll or wait before the shot; headers, locale, timezone, geolocation, cookies and color_scheme set how the browser presents itself; metadata: true returns the page\'s title, description, Open Graph tags, colours and fonts. Returns the image URL; with include_image also the image. With async: true it queues a job: poll it with job_status. With motion ({"type": "scroll" | "reveal" | "float"}) it renders an MP4, WebM or GIF video of the styled look instead (queued unless async: false; include_image attaches its poster).',
       inputSchema: MCP_TOOL_INPUTS.capture,
     },
     guarded(async (args: z.output<typeof MCP_TOOL_INPUTS.capture>) => {
@@ -144,7 +148,7 @@ export function createMcpServer(client: ApiClient, version: string): McpServer {
     {
       title: 'Plain screenshot',
       description:
-        'Capture a web page without styling (the screenshot alone). Returns the image URL; with include_image also the image.',
+        'Capture a web page (a url, or an html document) without styling (the screenshot alone); the same actions, browser identity and metadata fields as capture. Returns the image URL; with include_image also the image.',
       inputSchema: MCP_TOOL_INPUTS.raw_capture,
     },
     guarded(async (args: z.output<typeof MCP_TOOL_INPUTS.raw_capture>) => {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { captureControlFieldsShape, pageMetadataSchema } from './capture-controls.ts';
 import { CAPTURE_DEFAULTS as D } from './capture-defaults.ts';
 import {
   ASPECT_RATIOS,
@@ -12,7 +13,7 @@ import { motionSchema, VIDEO_FORMATS, videoResultSchema } from './motion.ts';
 import { WEBHOOK_VERIFICATION_SUMMARY } from './webhooks.ts';
 
 /** Image formats: every capture can be encoded as one. */
-export const OUTPUT_FORMATS = ['png', 'webp', 'jpg'] as const;
+export const OUTPUT_FORMATS = ['png', 'webp', 'jpg', 'avif'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 /** What `output.format` accepts: an image format, or a video format with `motion`. */
 export const REQUEST_FORMATS = [...OUTPUT_FORMATS, ...VIDEO_FORMATS] as const;
@@ -44,12 +45,9 @@ export const viewportSchema = z.strictObject({
 
 /** "Target and browser" fields of interface.md 4.6. */
 export const targetFieldsShape = {
-  url: z
-    .string()
-    .min(1)
-    .max(4096)
-    .optional()
-    .meta({ description: 'http(s) URL to capture; a bare host gets https://. Required (or `site`).' }),
+  url: z.string().min(1).max(4096).optional().meta({
+    description: 'http(s) URL to capture; a bare host gets https://. Required (or `site`, or `html`).',
+  }),
   site: z.string().min(1).max(4096).optional().meta({ description: 'Alias for `url`' }),
   project_id: idSchema('project').optional(),
   auth_profile_id: idSchema('authProfile').optional(),
@@ -89,6 +87,7 @@ export const targetFieldsShape = {
     pattern: '\\S',
   }),
   selector: selectorString.optional(),
+  ...captureControlFieldsShape,
 };
 
 /** `output` of an unstyled capture (POST /v1/raw): images only. */
@@ -96,7 +95,13 @@ const imageOutputSchema = z.strictObject({
   format: z.enum(OUTPUT_FORMATS).optional().meta({ default: D.output.format }),
   width: z.number().int().min(1).max(CAPTURE_LIMITS.outputSide).optional(),
   height: z.number().int().min(1).max(CAPTURE_LIMITS.outputSide).optional(),
-  quality: z.number().int().min(1).max(100).optional(),
+  quality: z
+    .number()
+    .int()
+    .min(1)
+    .max(100)
+    .optional()
+    .meta({ description: 'webp, jpg and avif (default 90, 90, 60); png is lossless and ignores it' }),
   dpr: z.literal([1, 2, 3]).optional().meta({ default: D.output.dpr }),
 });
 
@@ -110,7 +115,10 @@ export const outputSchema = z.strictObject({
     }),
   width: z.number().int().min(1).max(CAPTURE_LIMITS.outputSide).optional(),
   height: z.number().int().min(1).max(CAPTURE_LIMITS.outputSide).optional(),
-  quality: z.number().int().min(1).max(100).optional(),
+  quality: z.number().int().min(1).max(100).optional().meta({
+    description:
+      'webp, jpg and avif (default 90, 90, 60); mp4 and webm (onto the codec scale); png is lossless and ignores it',
+  }),
   dpr: z.literal([1, 2, 3]).optional().meta({ default: D.output.dpr }),
 });
 export type OutputOptions = z.infer<typeof outputSchema>;
@@ -125,6 +133,8 @@ export const deliveryFieldsShape = {
 };
 
 const FULL_PAGE_ON = { required: ['full_page'], properties: { full_page: { const: true } } };
+/** "`name` is given" in JSON Schema, with the property stated so that linters can check it. */
+const GIVEN = (name: string) => ({ required: [name], properties: { [name]: { type: 'string' } } });
 
 /**
  * Combinations of the target fields the server refuses with 400 (captures/resolve/resolve-page.ts), in
@@ -133,7 +143,7 @@ const FULL_PAGE_ON = { required: ['full_page'], properties: { full_page: { const
  * `required` lists would say it too, but openapi-typescript turns that into `unknown`).
  */
 const TARGET_RULES = {
-  if: { not: { required: ['site'] } },
+  if: { not: { anyOf: [GIVEN('site'), GIVEN('html')] } },
   // biome-ignore lint/suspicious/noThenProperty: JSON Schema's `then` keyword, never awaited
   then: { required: ['url'] },
   dependentSchemas: {
@@ -143,10 +153,12 @@ const TARGET_RULES = {
       },
     },
     selector: { not: FULL_PAGE_ON },
+    html: { not: { anyOf: [GIVEN('url'), GIVEN('site')] } },
+    css: GIVEN('html'),
   },
 };
 const TARGET_RULES_TEXT =
-  '`url` (or its alias `site`) is required; `element` excludes `selector` and `full_page: true`; `selector` excludes `full_page: true`.';
+  '`url` (or its alias `site`) is required unless `html` is given, and excluded by it; `css` needs `html`; `element` excludes `selector` and `full_page: true`; `selector` excludes `full_page: true`.';
 
 /** POST /v1/raw (ext): the "Target and browser" and `output` fields only. */
 export const rawCaptureRequestSchema = z
@@ -174,6 +186,9 @@ export const captureResultSchema = z
     resolved_params: z.record(z.string(), z.unknown()),
     ai_decisions: z.record(z.string(), z.unknown()),
     element_resolved: z.record(z.string(), z.unknown()),
+    metadata: pageMetadataSchema
+      .optional()
+      .meta({ description: "The page's metadata, with `metadata: true`" }),
     video: videoResultSchema
       .optional()
       .meta({ description: 'With `motion`: the video and its poster image' }),

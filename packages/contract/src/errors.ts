@@ -92,6 +92,7 @@ export const CAPTURE_FAILURE_REASONS = [
   'render_failed',
   'image_fetch_failed',
   'too_large',
+  'action_failed',
 ] as const;
 export type CaptureFailureReason = (typeof CAPTURE_FAILURE_REASONS)[number];
 

@@ -2,6 +2,7 @@ export * from './account.ts';
 export * from './auth-profiles.ts';
 export * from './backgrounds.ts';
 export * from './capture.ts';
+export * from './capture-controls.ts';
 export * from './capture-defaults.ts';
 export * from './compose-fields.ts';
 export * from './device.ts';

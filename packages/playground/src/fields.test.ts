@@ -37,11 +37,36 @@ describe('controls generated from the contract', () => {
     expect(field('background_color')).toMatchObject({ kind: 'color' });
     expect(field('output.format')).toMatchObject({
       kind: 'chips',
-      options: ['png', 'webp', 'jpg', 'mp4', 'webm', 'gif'],
+      options: ['png', 'webp', 'jpg', 'avif', 'mp4', 'webm', 'gif'],
     });
     expect(field('motion.type')).toMatchObject({ kind: 'chips', options: ['scroll', 'reveal', 'float'] });
     expect(field('motion.duration')).toMatchObject({ kind: 'slider', min: 1, max: 20 });
     expect(field('output.dpr')).toMatchObject({ kind: 'chips', options: [1, 2, 3], defaultValue: 1 });
     expect(field('block')).toMatchObject({ kind: 'list' });
+  });
+
+  it('offers the capture controls of issue 40 in Target and browser', () => {
+    const target = groups.find((g) => g.id === 'target')!.fields.map((f) => f.path.join('.'));
+    expect(target).toEqual(
+      expect.arrayContaining([
+        'actions',
+        'headers',
+        'locale',
+        'timezone',
+        'geolocation',
+        'reduced_motion',
+        'color_scheme',
+        'cookies',
+        'html',
+        'css',
+        'metadata',
+      ]),
+    );
+    expect(field('actions')).toMatchObject({ kind: 'json' });
+    expect(field('geolocation')).toMatchObject({ kind: 'json' });
+    expect(field('html')).toMatchObject({ kind: 'code' });
+    expect(field('css')).toMatchObject({ kind: 'code' });
+    expect(field('color_scheme')).toMatchObject({ kind: 'chips', options: ['light', 'dark'] });
+    expect(field('metadata')).toMatchObject({ kind: 'boolean', defaultValue: false });
   });
 });

@@ -30,6 +30,7 @@ export type ControlKind =
   | 'select'
   | 'list'
   | 'viewport'
+  | 'code'
   | 'json';
 
 export interface FieldControl {
@@ -54,6 +55,9 @@ export interface FieldGroup {
 
 /** Fields the playground does not offer: it picks the project itself and never queues a preview. */
 const NOT_CONTROLS = new Set(['url', 'site', 'project_id', 'async', 'webhook_url']);
+
+/** Fields that hold a document or a stylesheet: a multi-line editor rather than one line. */
+const CODE_FIELDS = new Set(['html', 'css', 'inject_css']);
 
 /** Enums with up to this many values are chips (presets at a glance); longer ones a select. */
 const MAX_CHIPS = 8;
@@ -131,6 +135,7 @@ export function controlFor(path: string[], schema: JsonSchema): FieldControl {
     };
   }
   if (type === 'array' && schema.items?.type === 'string') return { ...base, kind: 'list' };
+  if (type === 'string' && CODE_FIELDS.has(name)) return { ...base, kind: 'code' };
   if (type === 'string') return { ...base, kind: /color$/.test(name) ? 'color' : 'text' };
   return { ...base, kind: 'json' };
 }

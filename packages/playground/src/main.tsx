@@ -249,6 +249,21 @@ function Control({ field, body, onChange }: { field: FieldControl; body: Body; o
           {hint}
         </div>
       );
+    case 'code':
+      return (
+        <div class="field">
+          {label}
+          <textarea
+            id={id}
+            rows={6}
+            spellcheck={false}
+            value={typeof value === 'string' ? value : ''}
+            aria-describedby={described}
+            onChange={(e) => onChange(e.currentTarget.value)}
+          />
+          {hint}
+        </div>
+      );
     case 'json':
       return (
         <div class="field">
@@ -502,7 +517,8 @@ function App() {
 
   // A new preview for every change of the request; the one in flight is cancelled first.
   useEffect(() => {
-    if (!session || !request.url) return;
+    // A page to load: a URL, or an HTML document (Target and browser: html).
+    if (!session || (!request.url && !request.html)) return;
     const timer = setTimeout(async () => {
       inflight.current?.abort();
       const controller = new AbortController();
@@ -602,9 +618,9 @@ function App() {
             <input
               id="f-url"
               type="url"
-              required
+              required={body.html === undefined}
               value={String(body.url ?? '')}
-              placeholder="https://example.com"
+              placeholder={body.html === undefined ? 'https://example.com' : '(rendering the html field)'}
               onChange={(e) => set(['url'], e.currentTarget.value.trim())}
             />
           </div>

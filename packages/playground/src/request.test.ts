@@ -41,6 +41,21 @@ describe('the playground request', () => {
     );
   });
 
+  it('writes steps as one JSON object a flag, and an html page without a URL', () => {
+    expect(
+      cliCommand({
+        html: '<h1>Hi</h1>',
+        actions: [
+          { type: 'click', selector: '#tab' },
+          { type: 'wait', ms: 100 },
+        ],
+        output: { format: 'avif' },
+      }),
+    ).toBe(
+      `vitrine capture --html '<h1>Hi</h1>' --actions '{"type":"click","selector":"#tab"}' --actions '{"type":"wait","ms":100}' --format avif -o capture.avif`,
+    );
+  });
+
   it('writes a motion request as --motion and its --motion-* flags, saved as a video', () => {
     expect(
       cliCommand({

@@ -89,12 +89,17 @@ export function cliCommand(body: Body): string {
     (fields.output as Body | undefined)?.format ??
     (fields.motion ? MOTION_DEFAULTS.format : CAPTURE_DEFAULTS.output.format);
   const outputFile = `capture.${String(format)}`;
-  const parts = ['vitrine capture', shellQuote(String(url ?? ''))];
+  // Without a URL the page is the `html` field, given as a flag like any other.
+  const parts = url === undefined ? ['vitrine capture'] : ['vitrine capture', shellQuote(String(url))];
   const flag = (name: string, value: unknown) => {
     if (value === true) parts.push(`--${kebab(name)}`);
     else if (value === false) parts.push(`--no-${kebab(name)}`);
     else if (Array.isArray(value))
-      for (const item of value) parts.push(`--${kebab(name)} ${shellQuote(String(item))}`);
+      for (const item of value) {
+        // Steps and cookies are objects: one JSON object a flag.
+        const text = item && typeof item === 'object' ? JSON.stringify(item) : String(item);
+        parts.push(`--${kebab(name)} ${shellQuote(text)}`);
+      }
     else if (name === 'viewport' && value && typeof value === 'object') {
       const v = value as { width: number; height: number };
       parts.push(`--viewport ${v.width}x${v.height}`);

@@ -80,6 +80,7 @@ import { loadOnce } from './load-once.ts';
 import { createLogger } from './logger.ts';
 import { checkFfmpeg, openVideoSink } from './motion/video-encoder.ts';
 import { CHROMIUM_EGRESS_CONTEXT_OPTIONS, chromiumEgressLaunchOptions } from './netpolicy/chromium-egress.ts';
+import type { Dialer } from './netpolicy/egress-dialer.ts';
 import { type EgressProxy, startEgressProxy } from './netpolicy/egress-proxy.ts';
 import { createGuardedFetch } from './netpolicy/guarded-fetch.ts';
 import { createTargetPolicy, type Resolver } from './netpolicy/target-policy.ts';
@@ -117,6 +118,11 @@ export interface AppOptions {
   logger?: FastifyBaseLogger;
   /** DNS for the network policy; tests script it to simulate rebinding. */
   resolver?: Resolver;
+  /**
+   * How the egress proxy connects to a checked address; tests give one that refuses anything
+   * outside loopback, so that no packet leaves the machine even if a guard were broken.
+   */
+  egressDialer?: Dialer;
   /**
    * `api` answers requests (sync captures included) but consumes no queued jobs; `worker`
    * consumes jobs and webhooks; `all` (default) does both. Every role serves the whole API, so
@@ -247,7 +253,11 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
 
   const policy = createTargetPolicy({ ...config.network, resolver: options.resolver });
   const guardedFetch = createGuardedFetch(policy);
-  const egressProxy = await startEgressProxy({ policy, logger: logger.child({ component: 'egress' }) });
+  const egressProxy = await startEgressProxy({
+    policy,
+    logger: logger.child({ component: 'egress' }),
+    ...(options.egressDialer ? { dial: options.egressDialer } : {}),
+  });
   const egress = chromiumEgressLaunchOptions(egressProxy.url);
   const browserPool = createBrowserPool({
     executablePath: config.browser.chromiumPath,

@@ -26,6 +26,36 @@ interface OutputOptions {
   json?: boolean;
   open?: boolean;
   wait?: boolean;
+  htmlFile?: string;
+  cssFile?: string;
+}
+
+function readText(file: string, flag: string): string {
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch {
+    throw new CliError(`Invalid ${flag}: cannot read ${file}`, EXIT.usage);
+  }
+}
+
+/**
+ * The request's target: the URL argument, or an HTML document (`--html`, or `--html-file`, with
+ * `--css`/`--css-file`). Returns the fields to merge into the body and what to call the target.
+ */
+function targetOf(
+  url: string | undefined,
+  fields: Record<string, unknown>,
+  options: OutputOptions,
+): { target: Record<string, unknown>; label: string } {
+  const target: Record<string, unknown> = {};
+  if (options.htmlFile !== undefined) target.html = readText(options.htmlFile, '--html-file');
+  if (options.cssFile !== undefined) target.css = readText(options.cssFile, '--css-file');
+  const html = target.html ?? fields.html;
+  if (url === undefined && html === undefined) {
+    throw new CliError('Give the page to capture: a URL, or --html / --html-file', EXIT.usage);
+  }
+  if (url !== undefined) target.url = url;
+  return { target, label: url ?? (options.htmlFile ? options.htmlFile : 'the HTML document') };
 }
 
 function summary(result: CaptureResult): string {
@@ -61,10 +91,15 @@ async function deliver(
   }
 }
 
-async function capture(context: CliContext, url: string, options: OutputOptions & Record<string, unknown>) {
+async function capture(
+  context: CliContext,
+  target: string | undefined,
+  options: OutputOptions & Record<string, unknown>,
+) {
   const fields = bodyFromOptions(CAPTURE_FLAGS, options);
   if (options.wait) fields.async = true;
-  const body = validateBody(captureRequestSchema, { url, ...fields }, CAPTURE_FLAGS);
+  const { target: given, label: url } = targetOf(target, fields, options);
+  const body = validateBody(captureRequestSchema, { ...fields, ...given }, CAPTURE_FLAGS);
   const client = clientOf(context);
   const progress = progressOf(context, options.output === '-' && !context.stderr.isTTY);
   progress.phase(body.async ? `Queueing a capture of ${url}` : `Capturing ${url}`);
@@ -97,14 +132,12 @@ async function capture(context: CliContext, url: string, options: OutputOptions 
 
 async function rawCapture(
   context: CliContext,
-  url: string,
+  target: string | undefined,
   options: OutputOptions & Record<string, unknown>,
 ) {
-  const body = validateBody(
-    rawCaptureRequestSchema,
-    { url, ...bodyFromOptions(RAW_FLAGS, options) },
-    RAW_FLAGS,
-  );
+  const fields = bodyFromOptions(RAW_FLAGS, options);
+  const { target: given, label: url } = targetOf(target, fields, options);
+  const body = validateBody(rawCaptureRequestSchema, { ...fields, ...given }, RAW_FLAGS);
   const client = clientOf(context);
   const progress = progressOf(context, options.output === '-' && !context.stderr.isTTY);
   progress.phase(`Capturing ${url} (unstyled)`);
@@ -122,8 +155,10 @@ export function addCaptureCommands(program: Command, context: CliContext): void 
   const captureCommand = program
     .command('capture')
     .description('Capture a page with styling (every capture field is a flag) and print its image URL')
-    .argument('<url>', 'the page to capture (http or https; a bare host gets https://)')
+    .argument('[url]', 'the page to capture (http or https; a bare host gets https://); or give --html')
     .option('-o, --output <file>', 'write the image to this file (- for stdout)')
+    .option('--html-file <file>', 'render this HTML file instead of a URL (the html field)')
+    .option('--css-file <file>', 'a stylesheet file added to the HTML document (the css field)')
     .option('--async', 'queue the capture and print the job id')
     .option('--wait', 'queue the capture, wait for the job, then deliver the image as usual')
     .option('--json', 'print the whole capture result as JSON instead of the URL')
@@ -132,19 +167,21 @@ export function addCaptureCommands(program: Command, context: CliContext): void 
     captureCommand,
     CAPTURE_FLAGS.filter((f) => f.flag !== '--async'),
   );
-  captureCommand.action((url: string, options: OutputOptions & Record<string, unknown>) =>
+  captureCommand.action((url: string | undefined, options: OutputOptions & Record<string, unknown>) =>
     capture(context, url, options),
   );
 
   const rawCommand = program
     .command('raw')
     .description('Capture a page without styling (the screenshot alone) and print its image URL')
-    .argument('<url>', 'the page to capture')
+    .argument('[url]', 'the page to capture; or give --html')
     .option('-o, --output <file>', 'write the image to this file (- for stdout)')
+    .option('--html-file <file>', 'render this HTML file instead of a URL (the html field)')
+    .option('--css-file <file>', 'a stylesheet file added to the HTML document (the css field)')
     .option('--json', 'print the whole capture result as JSON instead of the URL')
     .option('--open', 'open the image when done');
   addFieldOptions(rawCommand, RAW_FLAGS);
-  rawCommand.action((url: string, options: OutputOptions & Record<string, unknown>) =>
+  rawCommand.action((url: string | undefined, options: OutputOptions & Record<string, unknown>) =>
     rawCapture(context, url, options),
   );
 }

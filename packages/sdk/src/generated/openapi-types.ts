@@ -644,8 +644,109 @@ export interface components {
             /** @description Where the page loads it from (`data: URL` when the page inlines it) */
             source_url: string;
         };
+        CaptureActionInput: {
+            /** @description The element in plain words ("Pricing tab"), found like `element` */
+            element?: string;
+            /** @description CSS selector */
+            selector?: string;
+            /**
+             * @description Longest this step may take, in ms
+             * @default 5000
+             */
+            timeout_ms?: number;
+            /** @constant */
+            type: "click";
+        } | {
+            /** @description The element in plain words ("Pricing tab"), found like `element` */
+            element?: string;
+            /** @description CSS selector */
+            selector?: string;
+            /**
+             * @description Longest this step may take, in ms
+             * @default 5000
+             */
+            timeout_ms?: number;
+            /** @constant */
+            type: "hover";
+        } | {
+            /** @description The element in plain words ("Pricing tab"), found like `element` */
+            element?: string;
+            /** @description CSS selector */
+            selector?: string;
+            /** @description Replaces the field’s value */
+            text: string;
+            /**
+             * @description Longest this step may take, in ms
+             * @default 5000
+             */
+            timeout_ms?: number;
+            /** @constant */
+            type: "type";
+        } | {
+            /** @description The element in plain words ("Pricing tab"), found like `element` */
+            element?: string;
+            /** @description A key or a chord: `Enter`, `Escape`, `ArrowDown`, `Control+A`, `a` */
+            key: string;
+            /** @description CSS selector */
+            selector?: string;
+            /**
+             * @description Longest this step may take, in ms
+             * @default 5000
+             */
+            timeout_ms?: number;
+            /** @constant */
+            type: "press";
+        } | {
+            /** @description The element in plain words ("Pricing tab"), found like `element` */
+            element?: string;
+            /** @description CSS selector */
+            selector?: string;
+            /**
+             * @description Longest this step may take, in ms
+             * @default 5000
+             */
+            timeout_ms?: number;
+            /** @constant */
+            type: "scroll_to";
+            x?: number;
+            /** @description CSS px from the top, instead of a selector or element */
+            y?: number;
+        } | {
+            ms: number;
+            /** @constant */
+            type: "wait";
+        } | {
+            /** @description CSS selector */
+            selector: string;
+            /**
+             * @default visible
+             * @enum {string}
+             */
+            state?: "visible" | "hidden";
+            /**
+             * @description Longest this step may take, in ms
+             * @default 5000
+             */
+            timeout_ms?: number;
+            /** @constant */
+            type: "wait_for";
+        } | {
+            /** @description The element in plain words ("Pricing tab"), found like `element` */
+            element?: string;
+            /** @description CSS selector */
+            selector?: string;
+            /**
+             * @description Longest this step may take, in ms
+             * @default 5000
+             */
+            timeout_ms?: number;
+            /** @constant */
+            type: "select";
+            /** @description The option to choose, by its value or its label */
+            value: string;
+        };
         /**
-         * @description Rules besides the fields' own: `url` (or its alias `site`) is required; `element` excludes `selector` and `full_page: true`; `selector` excludes `full_page: true`. `webhook_url` requires `async: true`.
+         * @description Rules besides the fields' own: `url` (or its alias `site`) is required unless `html` is given, and excluded by it; `css` needs `html`; `element` excludes `selector` and `full_page: true`; `selector` excludes `full_page: true`. `webhook_url` requires `async: true`.
          * @example {
          *       "url": "https://example.com",
          *       "device": "macbook-pro-16",
@@ -654,6 +755,8 @@ export interface components {
          *     }
          */
         CaptureRequestInput: {
+            /** @description Steps run in order after the page loaded (and after `wait_for`), before the shot: click, hover, type, press, scroll_to, wait, wait_for, select. Each step is bounded (`timeout_ms`, default 5000, max 15000); a failing step answers 422 `capture_failed` with `details.reason: action_failed`, its `step` index and `type` */
+            actions?: components["schemas"]["CaptureActionInput"][];
             ai?: boolean;
             /** @description (ext) apply the project's brand (colours to the gradient, heading font to the title: the site's own web font file when its page loads one, dark mode to the preset) */
             ai_brand?: boolean;
@@ -717,16 +820,25 @@ export interface components {
             /** @description Device scale factor of the capture; default the device's, else output.dpr */
             capture_dpr?: number;
             /**
+             * @description prefers-color-scheme; `dark` is `dark_mode: true`. Not with a different dark_mode
+             * @enum {string}
+             */
+            color_scheme?: "light" | "dark";
+            /**
              * @description `satori`: the raster renderer (no browser); `browser`: Chromium draws the same scene
              * @default satori
              * @enum {string}
              */
             compose_mode?: "satori" | "browser";
+            /** @description Cookies for this capture only, checked like an auth profile's: on the target's site or its subdomains (another site's cookie is refused). Not with async */
+            cookies?: components["schemas"]["AuthProfileCookieInput"][];
             /**
              * @description CSS px; 0 for the plain look (background none, padding 0)
              * @default 12
              */
             corner_radius?: number;
+            /** @description A stylesheet added to `html` (only with `html`) */
+            css?: string;
             /** @default false */
             dark_mode?: boolean;
             /**
@@ -772,7 +884,23 @@ export interface components {
             frame_scale?: number;
             /** @default false */
             full_page?: boolean;
+            /** @description The position navigator.geolocation reports (the permission is granted) */
+            geolocation?: {
+                /**
+                 * @description Metres
+                 * @default 10
+                 */
+                accuracy?: number;
+                latitude: number;
+                longitude: number;
+            };
+            /** @description Extra request headers, sent with every request of the page, third-party ones included (use `cookies` for a login: they stay on their site); at most 20. Refused: host, connection, keep-alive, proxy-connection, proxy-authorization, proxy-authenticate, te, trailer, transfer-encoding, upgrade, content-length, expect, http2-settings, accept-language, user-agent, proxy-* and sec-*, cookie (use `cookies`, which stay on their site), and any CR, LF or NUL */
+            headers?: {
+                [key: string]: string;
+            };
             hide_selectors?: string[];
+            /** @description An HTML document to render instead of `url` (at most 192 KiB); its subresources load through the same network policy as any page */
+            html?: string;
             inject_css?: string;
             /**
              * @description CSS px
@@ -786,6 +914,13 @@ export interface components {
              * @enum {string}
              */
             layout?: "default" | "bottom-cropped" | "top-cropped";
+            /** @description BCP 47 language tag (`de-DE`): Accept-Language, navigator.language and Intl */
+            locale?: string;
+            /**
+             * @description Return the page's metadata in the result (`metadata`): title, description, Open Graph and Twitter tags, canonical URL, favicon, theme colour, language, main colours and fonts
+             * @default false
+             */
+            metadata?: boolean;
             motion?: components["schemas"]["MotionInput"];
             /** @description Fraction of the canvas */
             offset_x?: number;
@@ -802,8 +937,9 @@ export interface components {
                  * @default png
                  * @enum {string}
                  */
-                format?: "png" | "webp" | "jpg" | "mp4" | "webm" | "gif";
+                format?: "png" | "webp" | "jpg" | "avif" | "mp4" | "webm" | "gif";
                 height?: number;
+                /** @description webp, jpg and avif (default 90, 90, 60); mp4 and webm (onto the codec scale); png is lossless and ignores it */
                 quality?: number;
                 width?: number;
             };
@@ -821,6 +957,11 @@ export interface components {
             perspective_intensity?: number;
             project_id?: string;
             prompt?: string;
+            /**
+             * @description Emulate prefers-reduced-motion: reduce
+             * @default false
+             */
+            reduced_motion?: boolean;
             /** @description Degrees */
             roll?: number;
             selector?: string;
@@ -911,6 +1052,8 @@ export interface components {
             tilt_x?: number;
             /** @description Degrees */
             tilt_y?: number;
+            /** @description IANA time zone (`Asia/Tokyo`) the page sees */
+            timezone?: string;
             title?: string;
             /** @description Any CSS color: #rgb, #rrggbb(aa), rgb(), rgba(), hsl(), hsla(), a named color */
             title_color?: string;
@@ -929,7 +1072,7 @@ export interface components {
              * @default 56
              */
             title_size?: number;
-            /** @description http(s) URL to capture; a bare host gets https://. Required (or `site`). */
+            /** @description http(s) URL to capture; a bare host gets https://. Required (or `site`, or `html`). */
             url?: string;
             user_agent?: string;
             /**
@@ -963,9 +1106,11 @@ export interface components {
                 [key: string]: unknown;
             };
             /** @enum {string} */
-            format: "png" | "webp" | "jpg" | "mp4" | "webm" | "gif";
+            format: "png" | "webp" | "jpg" | "avif" | "mp4" | "webm" | "gif";
             height: number;
             id: string;
+            /** @description The page's metadata, with `metadata: true` */
+            metadata?: components["schemas"]["PageMetadata"];
             resolved_params: {
                 [key: string]: unknown;
             };
@@ -1096,6 +1241,31 @@ export interface components {
             /** @enum {string} */
             type: "scroll" | "reveal" | "float";
         };
+        PageMetadata: {
+            canonical_url: string | null;
+            colors: {
+                background: string | null;
+                buttons: string[];
+                headings: string[];
+                links: string[];
+                text: string | null;
+            };
+            description: string | null;
+            favicon_url: string | null;
+            fonts: {
+                body: string | null;
+                headings: string | null;
+            };
+            language: string | null;
+            open_graph: {
+                [key: string]: string;
+            };
+            theme_color: string | null;
+            title: string | null;
+            twitter: {
+                [key: string]: string;
+            };
+        };
         Project: {
             brand: components["schemas"]["Brand"] | null;
             brand_error: string | null;
@@ -1110,8 +1280,10 @@ export interface components {
             /** @description ISO-8601 UTC with milliseconds */
             updated_at: string;
         };
-        /** @description Rules besides the fields' own: `url` (or its alias `site`) is required; `element` excludes `selector` and `full_page: true`; `selector` excludes `full_page: true`. */
+        /** @description Rules besides the fields' own: `url` (or its alias `site`) is required unless `html` is given, and excluded by it; `css` needs `html`; `element` excludes `selector` and `full_page: true`; `selector` excludes `full_page: true`. */
         RawCaptureRequestInput: {
+            /** @description Steps run in order after the page loaded (and after `wait_for`), before the shot: click, hover, type, press, scroll_to, wait, wait_for, select. Each step is bounded (`timeout_ms`, default 5000, max 15000); a failing step answers 422 `capture_failed` with `details.reason: action_failed`, its `step` index and `type` */
+            actions?: components["schemas"]["CaptureActionInput"][];
             auth_profile_id?: string;
             /** @description Resource types (image, font, media, script, stylesheet), categories (ads, trackers, cookie-banners, chat-widgets) or URL globs */
             block?: string[];
@@ -1122,6 +1294,15 @@ export interface components {
             cache_ttl?: number;
             /** @description Device scale factor of the capture; default the device's, else output.dpr */
             capture_dpr?: number;
+            /**
+             * @description prefers-color-scheme; `dark` is `dark_mode: true`. Not with a different dark_mode
+             * @enum {string}
+             */
+            color_scheme?: "light" | "dark";
+            /** @description Cookies for this capture only, checked like an auth profile's: on the target's site or its subdomains (another site's cookie is refused). Not with async */
+            cookies?: components["schemas"]["AuthProfileCookieInput"][];
+            /** @description A stylesheet added to `html` (only with `html`) */
+            css?: string;
             /** @default false */
             dark_mode?: boolean;
             /** @description One part of the page in plain words ("pricing table", "signup form"); captured like selector, reported in element_resolved. Not with selector or full_page */
@@ -1131,8 +1312,31 @@ export interface components {
             emulate_touch?: boolean;
             /** @default false */
             full_page?: boolean;
+            /** @description The position navigator.geolocation reports (the permission is granted) */
+            geolocation?: {
+                /**
+                 * @description Metres
+                 * @default 10
+                 */
+                accuracy?: number;
+                latitude: number;
+                longitude: number;
+            };
+            /** @description Extra request headers, sent with every request of the page, third-party ones included (use `cookies` for a login: they stay on their site); at most 20. Refused: host, connection, keep-alive, proxy-connection, proxy-authorization, proxy-authenticate, te, trailer, transfer-encoding, upgrade, content-length, expect, http2-settings, accept-language, user-agent, proxy-* and sec-*, cookie (use `cookies`, which stay on their site), and any CR, LF or NUL */
+            headers?: {
+                [key: string]: string;
+            };
             hide_selectors?: string[];
+            /** @description An HTML document to render instead of `url` (at most 192 KiB); its subresources load through the same network policy as any page */
+            html?: string;
             inject_css?: string;
+            /** @description BCP 47 language tag (`de-DE`): Accept-Language, navigator.language and Intl */
+            locale?: string;
+            /**
+             * @description Return the page's metadata in the result (`metadata`): title, description, Open Graph and Twitter tags, canonical URL, favicon, theme colour, language, main colours and fonts
+             * @default false
+             */
+            metadata?: boolean;
             output?: {
                 /**
                  * @default 1
@@ -1143,18 +1347,26 @@ export interface components {
                  * @default png
                  * @enum {string}
                  */
-                format?: "png" | "webp" | "jpg";
+                format?: "png" | "webp" | "jpg" | "avif";
                 height?: number;
+                /** @description webp, jpg and avif (default 90, 90, 60); png is lossless and ignores it */
                 quality?: number;
                 width?: number;
             };
             project_id?: string;
+            /**
+             * @description Emulate prefers-reduced-motion: reduce
+             * @default false
+             */
+            reduced_motion?: boolean;
             selector?: string;
             /** @default false */
             show_resolved_params?: boolean;
             /** @description Alias for `url` */
             site?: string;
-            /** @description http(s) URL to capture; a bare host gets https://. Required (or `site`). */
+            /** @description IANA time zone (`Asia/Tokyo`) the page sees */
+            timezone?: string;
+            /** @description http(s) URL to capture; a bare host gets https://. Required (or `site`, or `html`). */
             url?: string;
             user_agent?: string;
             /**
@@ -1995,7 +2207,7 @@ export interface operations {
                 /** @description Signed URLs: unix seconds */
                 expires?: number;
                 /** @description `output.format` */
-                format?: "png" | "webp" | "jpg" | "mp4" | "webm" | "gif";
+                format?: "png" | "webp" | "jpg" | "avif" | "mp4" | "webm" | "gif";
                 /** @description `output.height` in pixels */
                 height?: number;
                 /** @description base64url JSON of a POST body; query fields override it */

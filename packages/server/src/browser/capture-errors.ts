@@ -4,7 +4,12 @@ import { AppError } from '../errors/app-error.ts';
 /** The reasons the capture stage itself reports in `details.reason` of a 422 `capture_failed`. */
 export type PageFailureReason = Extract<
   CaptureFailureReason,
-  'navigation_timeout' | 'target_unreachable' | 'selector_not_found' | 'render_failed' | 'too_large'
+  | 'navigation_timeout'
+  | 'target_unreachable'
+  | 'selector_not_found'
+  | 'render_failed'
+  | 'too_large'
+  | 'action_failed'
 >;
 
 /** A 422 `capture_failed` with its reason; the cause is kept for the log, never sent. */

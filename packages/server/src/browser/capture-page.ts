@@ -10,9 +10,13 @@ import type { BrowserPool, PageLease, RunOptions } from './browser-pool.ts';
 import { captureFailed, navigationError, renderFailed, targetUnreachable } from './capture-errors.ts';
 import { type ElementChooser, resolveElement } from './element/resolve-element.ts';
 import { animationWarnings } from './finish-animations.ts';
+import { serveHtmlDocument } from './html-document.ts';
 import { watchMainFrameRefusal } from './main-frame-refusal.ts';
+import { runPageActions } from './page-actions.ts';
 import { applyPageAuth, type PageAuth } from './page-auth.ts';
 import type { PageCapture, PageCaptureOptions } from './page-capture-options.ts';
+import { applyPageIdentity, mediaFeatures } from './page-identity.ts';
+import { readPageMetadata } from './page-metadata.ts';
 import { captureStylesheet, elementBox, settlePage } from './page-stabilisation.ts';
 import { installRequestBlocking, parseBlockEntries } from './request-blocking.ts';
 import { revealFullPage } from './reveal-full-page.ts';
@@ -73,7 +77,7 @@ export async function emulate(cdp: CDPSession, options: PageCaptureOptions): Pro
     }),
     cdp.send('Emulation.setEmulatedMedia', {
       media: 'screen',
-      features: [{ name: 'prefers-color-scheme', value: options.darkMode ? 'dark' : 'light' }],
+      features: mediaFeatures(options),
     }),
     options.userAgent === undefined
       ? Promise.resolve()
@@ -162,6 +166,12 @@ export async function capturePage(
       throw renderFailed(error);
     },
   );
+  // After `emulate`: the language keeps the user agent it set.
+  if (options.identity) await applyPageIdentity(lease, options, options.identity);
+  if (options.html)
+    await serveHtmlDocument(page, options.html).catch((error: unknown) => {
+      throw renderFailed(error);
+    });
   const scripts = watchScriptActivity(page);
   phase('context');
   try {
@@ -217,6 +227,10 @@ async function loadAndShoot(
 
   try {
     await waitForTarget(lease, options, limits.selectorWaitMs);
+    if (options.actions) {
+      await runPageActions(page, options.actions, { signal, chooseElement: settings.chooseElement });
+      phase('actions');
+    }
     const maxCss = CAPTURE_LIMITS.fullPageMaxCssPx;
     const fontWaitMs = limits.fontWaitMs;
     // `element` describes any part of the page: lazy sections must exist before candidates are
@@ -321,6 +335,9 @@ async function loadAndShoot(
     const shotUrl = page.url();
     const signals = options.collectSignals ? await page.evaluate(collectPageSignals) : undefined;
     if (signals) phase('signals');
+    const metadata = options.metadata ? await readPageMetadata(page, signals) : undefined;
+    if (metadata === null)
+      warnings.push("The page's metadata could not be read: it answered in an unexpected form");
     return {
       png,
       ...pngSize(png),
@@ -330,6 +347,7 @@ async function loadAndShoot(
       title,
       ...(element ? { element } : {}),
       ...(signals ? { signals } : {}),
+      ...(metadata ? { metadata } : {}),
       ...(scroll ? { scroll } : {}),
     };
   } catch (error) {

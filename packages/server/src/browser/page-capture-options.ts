@@ -1,5 +1,7 @@
+import type { PageMetadata } from '@vitrine/contract';
 import type { PageSignals } from '../ai/ai-types.ts';
 import type { ElementResolution } from './element/resolve-element.ts';
+import type { HtmlDocument, PageAction, PageIdentity } from './page-controls.ts';
 import type { ScrollCapture, ScrollTargetOption } from './scroll-capture.ts';
 
 /**
@@ -29,6 +31,14 @@ export interface PageCaptureOptions {
   element?: string | undefined;
   /** Also read the page's signals (text, structure, colours, fonts) for the AI step; same load. */
   collectSignals?: boolean;
+  /** Steps run after the load and `waitFor`, before the page settles for the shot. */
+  actions?: PageAction[];
+  /** Headers, locale, time zone, position, reduced motion and cookies of the browser. */
+  identity?: PageIdentity;
+  /** Render this document (served at `url`, HTML_DOCUMENT_URL) instead of loading a page. */
+  html?: HtmlDocument;
+  /** Also read the page's metadata for the result. */
+  metadata?: boolean;
   /**
    * A scroll video's end (with `fullPage`): the capture also reports where the scroll ends and
    * shoots the parts that stay pinned while it scrolls (scroll-capture.ts).
@@ -78,6 +88,8 @@ export interface PageCapture {
   element?: ElementResolution;
   /** The page's signals, when `collectSignals` asked for them. */
   signals?: PageSignals;
+  /** The page's metadata, when `metadata` asked for it. */
+  metadata?: PageMetadata;
   /** A scroll video's data, when `scroll` asked for it. */
   scroll?: ScrollCapture;
 }

@@ -11,6 +11,7 @@ import { AppError, invalidParam, notFound } from '../errors/app-error.ts';
 import type { BlobStore, StoredBlob } from '../storage/blob-store.ts';
 import { renderKey } from '../storage/render-key.ts';
 import { aiCostOf, resolveCaptureFields } from './resolve/resolve-capture.ts';
+import { htmlTargetOf } from './resolve/resolve-controls.ts';
 import { targetUrlOf } from './resolve/resolve-page.ts';
 import type { CaptureDelivery, ResolvedCapture } from './resolved-capture.ts';
 import type { CaptureRunner, ReservationRef } from './run-capture.ts';
@@ -111,7 +112,10 @@ export function createCaptureService(deps: CaptureServiceDeps) {
     if (principal.signedProjectId && body.project_id && body.project_id !== principal.signedProjectId) {
       throw invalidParam('project_id', 'A signed URL captures for the project that signed it');
     }
-    const url = deps.targets.parseUrl(targetUrlOf(body));
+    // An `html` document has no URL to check: it is served inside the browser, and everything it
+    // loads goes through the egress proxy like any page's requests.
+    const htmlTarget = htmlTargetOf(body);
+    const url = htmlTarget ? new URL(htmlTarget) : deps.targets.parseUrl(targetUrlOf(body));
     // A video runs as a job unless the request asks to wait for it (`async: false`).
     const isAsync = styled?.async ?? styled?.motion !== undefined;
     if (styled?.webhook_url !== undefined && !isAsync) {
@@ -144,7 +148,7 @@ export function createCaptureService(deps: CaptureServiceDeps) {
         url,
       );
     }
-    await deps.targets.checkUrl(url.href);
+    if (!htmlTarget) await deps.targets.checkUrl(url.href);
     if (styled?.background_image_url !== undefined) {
       await deps.targets.checkUrl(styled.background_image_url, {
         field: 'background_image_url',

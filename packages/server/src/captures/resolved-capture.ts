@@ -6,6 +6,7 @@ import type { ResolvedStyle } from '../compose/index.ts';
 import { AppError } from '../errors/app-error.ts';
 import type { OutputSettings } from '../image/output-settings.ts';
 import type { MotionPlan } from '../motion/motion-plan.ts';
+import { controlsParamsOf } from './resolve/resolve-controls.ts';
 
 /** Output settings after defaults (one shape: the resolved style's `output` is this value). */
 export type ResolvedOutput = OutputSettings;
@@ -162,6 +163,7 @@ export function resolvedParamsOf(capture: ResolvedCapture): Record<string, unkno
     selector: page.selector ?? null,
     // Only when given, so the results cached before `element` existed keep their keys.
     ...(page.element !== undefined ? { element: page.element } : {}),
+    ...controlsParamsOf(page),
     // Unstyled captures show only the output settings given (as before nulls were kept).
     output: capture.style ? output : withoutNulls(output),
     ...(capture.style ?? {}),

@@ -1,4 +1,4 @@
-import type { CaptureResult, RequestFormat } from '@vitrine/contract';
+import type { CaptureResult, PageMetadata, RequestFormat } from '@vitrine/contract';
 import type { Principal } from '../auth/authenticate.ts';
 import type { Credits, Reservation } from '../billing/credits.ts';
 import type { PageAuth } from '../browser/page-auth.ts';
@@ -83,6 +83,7 @@ function resultOf(row: CaptureRow, publicUrl: string, cached: boolean, showResol
     resolved_params: showResolved ? (JSON.parse(row.resolved_params) as Record<string, unknown>) : {},
     ai_decisions: JSON.parse(row.ai_decisions) as Record<string, unknown>,
     element_resolved: JSON.parse(row.element_resolved) as Record<string, unknown>,
+    ...(row.metadata ? { metadata: JSON.parse(row.metadata) as PageMetadata } : {}),
     ...(row.video ? { video: videoResultOf(row.id, JSON.parse(row.video) as RenderedVideo, publicUrl) } : {}),
   };
 }
@@ -261,6 +262,7 @@ export function createCaptureRunner(deps: CaptureRunnerDeps) {
         }),
         ai_decisions: JSON.stringify(output.aiDecisions),
         element_resolved: JSON.stringify(output.element ?? {}),
+        metadata: output.metadata ? JSON.stringify(output.metadata) : null,
         video: output.video ? JSON.stringify(output.video) : null,
         created_at: now.toISOString(),
         cache_expires_at: new Date(now.getTime() + capture.cacheTtlSeconds * 1000).toISOString(),

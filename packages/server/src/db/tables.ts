@@ -84,6 +84,8 @@ export interface CapturesTable {
   resolved_params: string;
   ai_decisions: string;
   element_resolved: string;
+  /** The page's metadata (JSON) of a capture made with `metadata: true`; null otherwise. */
+  metadata: string | null;
   /** JSON of a video's figures (fps, frames, duration, codec, poster format); null for a still. */
   video: string | null;
   created_at: string;

@@ -32,7 +32,8 @@ async function noisyPng(): Promise<Buffer> {
     .toBuffer();
 }
 
-const SHARP_FORMAT = { png: 'png', webp: 'webp', jpg: 'jpeg' } as const;
+// sharp reports AVIF as its container, HEIF, with AV1 compression.
+const SHARP_FORMAT = { png: 'png', webp: 'webp', jpg: 'jpeg', avif: 'heif' } as const;
 
 describe('resolveOutputSize', () => {
   const source = { width: 1440, height: 900 };
@@ -70,7 +71,10 @@ describe('encodeImage', () => {
     expect(out).toMatchObject({ width: 123, height: 77, format });
     const meta = await sharp(out.data).metadata();
     expect(meta).toMatchObject({ format: SHARP_FORMAT[format], width: 123, height: 77 });
-    expect(out.contentType).toBe({ png: 'image/png', webp: 'image/webp', jpg: 'image/jpeg' }[format]);
+    expect(out.contentType).toBe(
+      { png: 'image/png', webp: 'image/webp', jpg: 'image/jpeg', avif: 'image/avif' }[format],
+    );
+    if (format === 'avif') expect(meta.compression).toBe('av1');
   });
 
   it.each(OUTPUT_FORMATS)('encodes %s from encoded bytes with one side given', async (format) => {
@@ -123,8 +127,8 @@ describe('encodeImage', () => {
     near(await pixelAt(white.data, 50), [255, 0, 0]);
   });
 
-  it('keeps alpha in webp and png, and drops it for opaque raw input', async () => {
-    for (const format of ['png', 'webp'] as const) {
+  it('keeps alpha in webp, avif and png, and drops it for opaque raw input', async () => {
+    for (const format of ['png', 'webp', 'avif'] as const) {
       const meta = await sharp((await encodeImage(halfTransparent(), { format })).data).metadata();
       expect(meta.hasAlpha).toBe(true);
     }
@@ -143,7 +147,7 @@ describe('encodeImage', () => {
     expect(kept).toMatchObject({ hasAlpha: true, channels: 4 });
   });
 
-  it.each(['webp', 'jpg'] as const)('lower %s quality gives fewer bytes', async (format) => {
+  it.each(['webp', 'jpg', 'avif'] as const)('lower %s quality gives fewer bytes', async (format) => {
     const input = await noisyPng();
     const high = await encodeImage(input, { format, quality: 95 });
     const low = await encodeImage(input, { format, quality: 20 });

@@ -35,10 +35,17 @@ export const CONTENT_TYPES: Record<OutputFormat, string> = {
   png: 'image/png',
   webp: 'image/webp',
   jpg: 'image/jpeg',
+  avif: 'image/avif',
 };
 
 /** Quality used when the request gives none. */
-export const DEFAULT_QUALITY = { webp: 90, jpg: 90 } as const;
+export const DEFAULT_QUALITY = { webp: 90, jpg: 90, avif: 60 } as const;
+
+/**
+ * AVIF effort (0-9): 2 encodes a 1440x900 screenshot in a fraction of what the default 4 takes,
+ * for files a few per cent larger (docs/decisions.md, issue 40).
+ */
+const AVIF_EFFORT = 2;
 
 /** sharp's own default (16383 x 16383): large enough for a full-page capture, refuses bombs. */
 export const DEFAULT_MAX_INPUT_PIXELS = 268_402_689;
@@ -87,7 +94,7 @@ async function sourceSize(
 }
 
 /**
- * Encodes an image to PNG, WebP or JPEG in a single sharp pipeline: decode (or raw pixels),
+ * Encodes an image to PNG, WebP, JPEG or AVIF in a single sharp pipeline: decode (or raw pixels),
  * resize to the output size, encode once. Never a PNG-to-PNG round trip.
  *
  * - PNG: compression level 6 without adaptive filtering (about 30 ms at 1.3 MP); `quality` is
@@ -95,6 +102,7 @@ async function sourceSize(
  * - WebP: effort 4, quality default 90, alpha kept.
  * - JPEG: quality default 90, chroma 4:4:4 (text in screenshots stays crisp), alpha flattened onto
  *   `background` (white by default).
+ * - AVIF: effort 2, quality default 60 (AVIF's 60 looks like JPEG's 90), chroma 4:4:4, alpha kept.
  *
  * Failures are `capture_failed` with reason `too_large` (pixel limit) or `render_failed`.
  */
@@ -146,6 +154,13 @@ function applyFormat(image: Sharp, options: EncodeOptions): Sharp {
         quality: options.quality ?? DEFAULT_QUALITY.jpg,
         chromaSubsampling: '4:4:4',
         mozjpeg: false,
+      });
+    case 'avif':
+      // 4:4:4 keeps thin coloured text crisp, as for JPEG; alpha is kept.
+      return image.avif({
+        quality: options.quality ?? DEFAULT_QUALITY.avif,
+        effort: AVIF_EFFORT,
+        chromaSubsampling: '4:4:4',
       });
   }
 }

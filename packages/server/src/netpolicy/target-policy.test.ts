@@ -89,6 +89,7 @@ describe('checkUrl', () => {
     ['http://metadata/', 'host'],
     ['http://printer.local/', 'host'],
     ['http://db.internal/', 'host'],
+    ['http://html.vitrine.invalid/other', 'host'],
     ['http://mixed.test/', 'address'],
     ['http://mapped.test/', 'address'],
     ['http://10.2.0.1/', 'address'],

@@ -72,7 +72,10 @@ export interface TargetPolicy {
 
 const SCHEME_PREFIX = /^([a-z][a-z0-9+.-]*):/i;
 
-/** Host names refused before DNS (security.md section 1, item 1). */
+/**
+ * Host names refused before DNS (security.md section 1, item 1); `.invalid` never resolves
+ * (RFC 6761), and is the name `html` documents are served under inside the browser.
+ */
 export function isSpecialHostName(hostname: string): boolean {
   const name = hostname.toLowerCase().replace(/\.+$/, '');
   return (
@@ -81,6 +84,8 @@ export function isSpecialHostName(hostname: string): boolean {
     name.endsWith('.localhost') ||
     name.endsWith('.internal') ||
     name.endsWith('.local') ||
+    name === 'invalid' ||
+    name.endsWith('.invalid') ||
     name.startsWith('metadata.')
   );
 }

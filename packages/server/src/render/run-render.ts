@@ -99,6 +99,8 @@ export interface RenderOutput {
   style?: ResolvedStyle;
   /** `ai_decisions` of the result: empty without AI assistance. */
   aiDecisions: Record<string, unknown>;
+  /** The page's metadata, when the page options asked for it. */
+  metadata?: PageCapture['metadata'];
 }
 
 async function timed<T>(timings: Record<string, number>, phase: string, work: () => Promise<T>): Promise<T> {
@@ -175,6 +177,7 @@ export async function runRender(
     ...(capture.element ? { element: capture.element } : {}),
     ...(decided ? { style: decided.style } : {}),
     aiDecisions: decided?.decisions ?? {},
+    ...(capture.metadata ? { metadata: capture.metadata } : {}),
   };
 }
 
@@ -238,5 +241,6 @@ async function animateRender(
     finalUrl: capture.finalUrl,
     ...(decided ? { style: decided.style } : {}),
     aiDecisions: decided?.decisions ?? {},
+    ...(capture.metadata ? { metadata: capture.metadata } : {}),
   };
 }

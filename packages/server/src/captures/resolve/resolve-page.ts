@@ -3,6 +3,7 @@ import type { PageCaptureOptions } from '../../browser/page-capture-options.ts';
 import { AppError, invalidParam } from '../../errors/app-error.ts';
 import type { OutputSettings } from '../../image/output-settings.ts';
 import { DERIVED, withDefaults } from './defaults.ts';
+import { resolvePageControls } from './resolve-controls.ts';
 
 /** The URL to capture: `url` or its alias `site`, a bare host getting `https://`. */
 export function targetUrlOf(request: { url?: string; site?: string }): string {
@@ -81,5 +82,6 @@ export function resolvePageCapture(
     hideSelectors: request.hide_selectors ?? [],
     selector: request.selector,
     ...(element ? { element } : {}),
+    ...resolvePageControls(request, url),
   };
 }

@@ -36,6 +36,15 @@ function integerParam(name: string, value: string): number {
  */
 export function captureBodyFromQuery(query: CaptureQuery): CaptureRequest {
   const body: Record<string, unknown> = query.payload ? decodePayload(query.payload) : {};
+  // A URL is logged, cached and shared (a signed one sits in a page's HTML): no logins in it.
+  for (const secret of ['headers', 'cookies'] as const) {
+    if (body[secret] !== undefined) {
+      throw invalidParam(
+        `payload.${secret}`,
+        `${secret} cannot travel in a URL, where anyone who sees it could read them: use POST /v1/capture`,
+      );
+    }
+  }
   const output = { ...((body.output as Record<string, unknown> | undefined) ?? {}) };
   for (const [key, value] of Object.entries(query)) {
     if (value === undefined || NON_CAPTURE_KEYS.has(key)) continue;
