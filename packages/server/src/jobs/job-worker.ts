@@ -139,12 +139,17 @@ export function createJobWorker(deps: JobWorkerDeps) {
 
   /** A job whose workers kept dying: fails it for good and refunds its credits. */
   async function onExhausted(lease: JobLease<CaptureJobPayload>): Promise<void> {
-    const row = await jobs.findById(lease.payload.jobId);
+    await settleAbandoned(lease.payload.jobId);
+  }
+
+  /** A pending job its queue gave up on (job-sweeper.ts): failed for good, credits refunded. */
+  async function settleAbandoned(jobId: string): Promise<void> {
+    const row = await jobs.findById(jobId);
     if (row?.status !== 'pending') return;
     await fail(row, deps.credits.resume(row.reservation_id, row.reservation_amount), GAVE_UP);
   }
 
-  return { handle, onExhausted };
+  return { handle, onExhausted, settleAbandoned };
 }
 
 export type JobWorker = ReturnType<typeof createJobWorker>;
