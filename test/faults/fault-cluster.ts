@@ -261,6 +261,7 @@ export async function expectReadiness(
   state: 'ok' | 'failing',
   timeoutMs = 30_000,
 ): Promise<void> {
+  expectNoCrash(cluster);
   for (const proc of cluster.live()) {
     await eventually(
       `${proc.name} /readyz ${dependency}=${state}`,

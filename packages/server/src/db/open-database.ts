@@ -71,6 +71,10 @@ export async function openDatabase(
   // An idle pooled connection cut by the server (a restart, a failover) is dropped from the
   // pool and reported here; without a listener the 'error' event would end the process.
   pool.on('error', () => undefined);
+  // The same for a connection cut while checked out between two queries (inside a transaction):
+  // pg-pool removes its own listener while the client is out; the next query on that client
+  // fails with "Client has encountered a connection error", which the request reports.
+  pool.on('connect', (client) => client.on('error', () => undefined));
   const connect = pool.connect.bind(pool);
   // Failures to connect are the database's being unavailable: tagged for the 503 and /metrics.
   pool.connect = ((callback?: unknown) => {
