@@ -242,9 +242,11 @@ const countedFailures = new WeakSet<object>();
  * The dependency a failed job attempt is blamed on for /metrics: a driver or storage outage, or
  * the browser for `render_failed` (a browser that died, a page that crashed or hung).
  */
-function failedDependency(error: unknown): string | undefined {
+function failedDependency(error: unknown, operation: 'job' | 'webhook'): string | undefined {
   const dependency = dependencyOf(error);
   if (dependency) return dependency;
+  // A delivery that failed for no reason of ours failed at the receiver.
+  if (operation === 'webhook') return 'webhook_receiver';
   if (
     error instanceof AppError &&
     error.code === 'capture_failed' &&
@@ -256,7 +258,7 @@ function failedDependency(error: unknown): string | undefined {
 }
 
 function countJobFailure(metrics: Metrics, operation: 'job' | 'webhook', error: unknown): void {
-  const dependency = operation === 'webhook' ? 'webhook_receiver' : failedDependency(error);
+  const dependency = failedDependency(error, operation);
   if (dependency) metrics.dependencyFailures.inc({ dependency, operation });
 }
 
@@ -337,6 +339,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     compose,
     decide: createAiStep({ provider: aiProvider, guardedFetch, blobStore }),
     blobStore,
+    storeDependency: config.storage.kind === 'local' ? 'blob_store' : 'object_store',
     pageCache: createPageCaptureCache({
       maxBytes: config.browser.pageCacheMegabytes * 1024 * 1024,
       maxAgeMs: config.browser.pageCacheMaxAgeSeconds * 1000,
@@ -404,7 +407,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       if (!(typeof error === 'object' && error !== null && countedFailures.has(error))) {
         countJobFailure(metrics, operation, error);
       }
-      const dependency = operation === 'webhook' ? 'webhook_receiver' : failedDependency(error);
+      const dependency = failedDependency(error, operation);
       if (outcome === 'retrying' && dependency) metrics.dependencyRetries.inc({ dependency, operation });
     },
     onSwept: (counts) => {

@@ -2,6 +2,7 @@ import type { BrowserPool } from '../capture/browser-pool.ts';
 import { capturePage, type PageCaptureSettings } from '../capture/capture-page.ts';
 import type { PageCaptureCache } from '../capture/page-capture-cache.ts';
 import { encodeImage } from '../encode/encode-image.ts';
+import { dependencyUnavailable } from '../errors/dependency-outage.ts';
 import type { BlobStore } from '../storage/blob-store.ts';
 import { renderKey } from '../storage/render-key.ts';
 import type { RenderStages } from './run-render.ts';
@@ -20,6 +21,8 @@ export function createRenderStages(deps: {
   /** The AI step (after capture, before compose). */
   decide?: RenderStages['decide'];
   blobStore: BlobStore;
+  /** Which dependency the blob store is, for the error of a store that hangs. */
+  storeDependency?: 'object_store' | 'blob_store';
   pageCache: PageCaptureCache;
 }): RenderStages {
   return {
@@ -44,8 +47,21 @@ export function createRenderStages(deps: {
           Buffer.isBuffer(input) && output.height !== undefined ? output.height * output.dpr : undefined,
         position: Buffer.isBuffer(input) ? 'top' : 'centre',
       }),
-    store: async (key, image) => {
-      await deps.blobStore.put(key, image.data, { contentType: image.contentType });
+    store: async (key, image, signal) => {
+      try {
+        await deps.blobStore.put(key, image.data, { contentType: image.contentType, signal });
+      } catch (error) {
+        // A store that did not answer before the capture's deadline is unavailable (issue 41):
+        // a 503 naming it, not a page that took too long.
+        if (signal?.aborted) {
+          throw dependencyUnavailable(
+            deps.storeDependency ?? 'object_store',
+            error,
+            'did not answer in time',
+          );
+        }
+        throw error;
+      }
     },
     blobKey: renderKey,
   };

@@ -29,7 +29,8 @@ export interface RenderStages {
   capture(options: PageCaptureOptions, signal: AbortSignal, auth?: PageAuth): Promise<PageCapture>;
   compose(input: ComposeInput, capture: PageCapture, signal: AbortSignal): Promise<ComposedImage>;
   encode(input: Buffer | RawImage, output: RenderOutputSettings): Promise<EncodedImage>;
-  store(key: string, image: EncodedImage): Promise<void>;
+  /** Stores the image; `signal` (the capture's deadline) bounds a store that stopped answering. */
+  store(key: string, image: EncodedImage, signal?: AbortSignal): Promise<void>;
   blobKey(id: string, format: OutputFormat): string;
   /**
    * The AI step (after capture, before compose): the final style from the page's signals and
@@ -132,7 +133,7 @@ export async function runRender(
     stages.encode(composed?.image ?? capture.png, job.output),
   );
   const blobKey = stages.blobKey(job.id, image.format);
-  await timed(timings, 'store', () => stages.store(blobKey, image));
+  await timed(timings, 'store', () => stages.store(blobKey, image, signal));
   return {
     image,
     blobKey,
