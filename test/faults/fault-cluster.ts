@@ -125,7 +125,6 @@ export async function startFaultCluster(options: ClusterOptions): Promise<FaultC
         ...env,
         VITRINE_PORT: String(port),
         VITRINE_PUBLIC_URL: `http://127.0.0.1:${port}`,
-        // Local storage: every process of the cluster shares one blob directory.
         VITRINE_DATA_DIR: path.join(dataRoot, name),
       },
       stdio: ['ignore', 'ignore', 'pipe'],
@@ -426,7 +425,34 @@ export async function expectNothingLost(
     expect(bytes.subarray(1, 4).toString('latin1'), url).toBe('PNG');
   }
   expectNoCrash(cluster);
-  return { completed, failed: jobIds.length - completed, syncOk, syncFailed: syncOutcomes.length - syncOk };
+  const counts = {
+    completed,
+    failed: jobIds.length - completed,
+    syncOk,
+    syncFailed: syncOutcomes.length - syncOk,
+  };
+  recordResult(counts, syncOutcomes);
+  return counts;
+}
+
+/**
+ * Appends the scenario's outcome to test-output/faults/results.jsonl (the table in
+ * docs/operations.md is written from it): jobs completed and failed, sync captures that
+ * succeeded and the error codes of those that did not.
+ */
+function recordResult(counts: Record<string, number>, syncOutcomes: SyncOutcome[]): void {
+  const dir = path.resolve(import.meta.dirname, '../../test-output/faults');
+  fs.mkdirSync(dir, { recursive: true });
+  const errors = syncOutcomes
+    .filter((o) => o.status >= 300 || o.status === 0)
+    .map((o) => `${o.status} ${(o.body.error as { code?: string } | undefined)?.code ?? ''}`);
+  const line = {
+    scenario: expect.getState().currentTestName,
+    at: new Date().toISOString(),
+    ...counts,
+    syncErrors: errors,
+  };
+  fs.appendFileSync(path.join(dir, 'results.jsonl'), `${JSON.stringify(line)}\n`);
 }
 
 /** No process exited that the suite did not stop. */
