@@ -42,6 +42,8 @@ export interface ClusterOptions {
   redisPersistence?: boolean;
   /** Extra environment for every process. */
   env?: Record<string, string>;
+  /** Runs before the first process starts (e.g. to mount a small disk under its data dir). */
+  beforeStart?: (dataRoot: string) => Promise<void>;
 }
 
 /**
@@ -61,6 +63,8 @@ export interface FaultCluster {
   start(role: Role): Promise<ClusterProcess>;
   /** SIGTERM and wait (on purpose: not counted as a crash). */
   stop(process: ClusterProcess, signal?: NodeJS.Signals): Promise<number | null>;
+  /** Called by close() before the data dir is removed (e.g. to unmount a disk). */
+  onClose?: () => Promise<void>;
   live(role?: Role): ClusterProcess[];
   /** A new user with a live key and `credits` credits. */
   createKey(credits: number): Promise<{ key: string; email: string }>;
@@ -199,10 +203,12 @@ export async function startFaultCluster(options: ClusterOptions): Promise<FaultC
       await s3?.close();
       await redis?.stop().catch(() => undefined);
       await postgres.stop().catch(() => undefined);
+      await cluster.onClose?.();
       fs.rmSync(dataRoot, { recursive: true, force: true });
     },
   };
   try {
+    await options.beforeStart?.(dataRoot);
     // Migrations run on the first start: one process first, then the rest together.
     const [first, ...rest] = options.roles;
     if (first) await start(first);
@@ -534,4 +540,40 @@ export function counterValue(metrics: string, name: string, labels: Record<strin
     total += Number(line.split(' ').pop());
   }
   return total;
+}
+
+/** The pids of every process descending from `pid` (Chromium's browser, renderers, helpers). */
+export async function descendants(pid: number): Promise<{ pid: number; command: string }[]> {
+  const { stdout } = await run('ps', ['-eo', 'pid=,ppid=,args=']);
+  const rows = stdout
+    .split('\n')
+    .map((line) => line.trim().match(/^(\d+)\s+(\d+)\s+(.*)$/))
+    .filter((m): m is RegExpMatchArray => m !== null)
+    .map((m) => ({ pid: Number(m[1]), ppid: Number(m[2]), command: m[3]! }));
+  const found: { pid: number; command: string }[] = [];
+  const queue = [pid];
+  while (queue.length > 0) {
+    const parent = queue.shift()!;
+    for (const row of rows) {
+      if (row.ppid !== parent) continue;
+      found.push({ pid: row.pid, command: row.command });
+      queue.push(row.pid);
+    }
+  }
+  return found;
+}
+
+/** SIGKILLs the Chromium browser processes under a Vitrine process; returns how many. */
+export async function killChromium(proc: ClusterProcess): Promise<number> {
+  const browsers = (await descendants(proc.child.pid!)).filter(
+    (p) => /chrom/i.test(p.command) && !/--type=/.test(p.command),
+  );
+  for (const browser of browsers) {
+    try {
+      process.kill(browser.pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
+  return browsers.length;
 }
