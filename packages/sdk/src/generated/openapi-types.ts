@@ -1218,6 +1218,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `overloaded`: The render queue is full, or a service the request needs (database, Redis, object store, image disk) is unavailable for now: `details.dependency` names it. Retry after `retry_after` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (the same as `error.retry_after`) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listAuthProfiles: {
@@ -1292,6 +1303,17 @@ export interface operations {
             /** @description `internal_error`: Unexpected failure; the message never leaks internals. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `overloaded`: The render queue is full, or a service the request needs (database, Redis, object store, image disk) is unavailable for now: `details.dependency` names it. Retry after `retry_after` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (the same as `error.retry_after`) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1391,6 +1413,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `overloaded`: The render queue is full, or a service the request needs (database, Redis, object store, image disk) is unavailable for now: `details.dependency` names it. Retry after `retry_after` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (the same as `error.retry_after`) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getAuthProfile: {
@@ -1467,6 +1500,17 @@ export interface operations {
             /** @description `internal_error`: Unexpected failure; the message never leaks internals. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `overloaded`: The render queue is full, or a service the request needs (database, Redis, object store, image disk) is unavailable for now: `details.dependency` names it. Retry after `retry_after` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (the same as `error.retry_after`) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1562,6 +1606,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `overloaded`: The render queue is full, or a service the request needs (database, Redis, object store, image disk) is unavailable for now: `details.dependency` names it. Retry after `retry_after` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (the same as `error.retry_after`) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     updateAuthProfile: {
@@ -1651,6 +1706,17 @@ export interface operations {
             /** @description `internal_error`: Unexpected failure; the message never leaks internals. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `overloaded`: The render queue is full, or a service the request needs (database, Redis, object store, image disk) is unavailable for now: `details.dependency` names it. Retry after `retry_after` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (the same as `error.retry_after`) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1772,7 +1838,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `overloaded`: The render queue is full; `retry_after` seconds. */
+            /** @description `overloaded`: The render queue is full, or a service the request needs (database, Redis, object store, image disk) is unavailable for now: `details.dependency` names it. Retry after `retry_after` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again (the same as `error.retry_after`) */
@@ -1861,6 +1927,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `overloaded`: The render queue is full, or a service the request needs (database, Redis, object store, image disk) is unavailable for now: `details.dependency` names it. Retry after `retry_after` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (the same as `error.retry_after`) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listBackgroundPacks: {
@@ -1924,6 +2001,17 @@ export interface operations {
             /** @description `internal_error`: Unexpected failure; the message never leaks internals. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `overloaded`: The render queue is full, or a service the request needs (database, Redis, object store, image disk) is unavailable for now: `details.dependency` names it. Retry after `retry_after` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (the same as `error.retry_after`) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2094,7 +2182,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `overloaded`: The render queue is full; `retry_after` seconds. */
+            /** @description `overloaded`: The render queue is full, or a service the request needs (database, Redis, object store, image disk) is unavailable for now: `details.dependency` names it. Retry after `retry_after` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again (the same as `error.retry_after`) */
@@ -2221,7 +2309,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `overloaded`: The render queue is full; `retry_after` seconds. */
+            /** @description `overloaded`: The render queue is full, or a service the request needs (database, Redis, object store, image disk) is unavailable for now: `details.dependency` names it. Retry after `retry_after` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again (the same as `error.retry_after`) */
@@ -2297,6 +2385,17 @@ export interface operations {
             /** @description `internal_error`: Unexpected failure; the message never leaks internals. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `overloaded`: The render queue is full, or a service the request needs (database, Redis, object store, image disk) is unavailable for now: `details.dependency` names it. Retry after `retry_after` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (the same as `error.retry_after`) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2383,6 +2482,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `overloaded`: The render queue is full, or a service the request needs (database, Redis, object store, image disk) is unavailable for now: `details.dependency` names it. Retry after `retry_after` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (the same as `error.retry_after`) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listFonts: {
@@ -2457,6 +2567,17 @@ export interface operations {
             /** @description `internal_error`: Unexpected failure; the message never leaks internals. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `overloaded`: The render queue is full, or a service the request needs (database, Redis, object store, image disk) is unavailable for now: `details.dependency` names it. Retry after `retry_after` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (the same as `error.retry_after`) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2541,6 +2662,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `overloaded`: The render queue is full, or a service the request needs (database, Redis, object store, image disk) is unavailable for now: `details.dependency` names it. Retry after `retry_after` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (the same as `error.retry_after`) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listKeys: {
@@ -2604,6 +2736,17 @@ export interface operations {
             /** @description `internal_error`: Unexpected failure; the message never leaks internals. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `overloaded`: The render queue is full, or a service the request needs (database, Redis, object store, image disk) is unavailable for now: `details.dependency` names it. Retry after `retry_after` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (the same as `error.retry_after`) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2688,6 +2831,17 @@ export interface operations {
             /** @description `internal_error`: Unexpected failure; the message never leaks internals. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `overloaded`: The render queue is full, or a service the request needs (database, Redis, object store, image disk) is unavailable for now: `details.dependency` names it. Retry after `retry_after` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (the same as `error.retry_after`) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2783,6 +2937,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `overloaded`: The render queue is full, or a service the request needs (database, Redis, object store, image disk) is unavailable for now: `details.dependency` names it. Retry after `retry_after` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (the same as `error.retry_after`) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listProjects: {
@@ -2846,6 +3011,17 @@ export interface operations {
             /** @description `internal_error`: Unexpected failure; the message never leaks internals. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `overloaded`: The render queue is full, or a service the request needs (database, Redis, object store, image disk) is unavailable for now: `details.dependency` names it. Retry after `retry_after` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (the same as `error.retry_after`) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2952,6 +3128,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `overloaded`: The render queue is full, or a service the request needs (database, Redis, object store, image disk) is unavailable for now: `details.dependency` names it. Retry after `retry_after` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (the same as `error.retry_after`) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getProject: {
@@ -3026,6 +3213,17 @@ export interface operations {
             /** @description `internal_error`: Unexpected failure; the message never leaks internals. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `overloaded`: The render queue is full, or a service the request needs (database, Redis, object store, image disk) is unavailable for now: `details.dependency` names it. Retry after `retry_after` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (the same as `error.retry_after`) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3137,6 +3335,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `overloaded`: The render queue is full, or a service the request needs (database, Redis, object store, image disk) is unavailable for now: `details.dependency` names it. Retry after `retry_after` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (the same as `error.retry_after`) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     refreshProjectBrand: {
@@ -3226,6 +3435,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `overloaded`: The render queue is full, or a service the request needs (database, Redis, object store, image disk) is unavailable for now: `details.dependency` names it. Retry after `retry_after` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (the same as `error.retry_after`) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getProjectBrandStatus: {
@@ -3303,6 +3523,17 @@ export interface operations {
             /** @description `internal_error`: Unexpected failure; the message never leaks internals. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `overloaded`: The render queue is full, or a service the request needs (database, Redis, object store, image disk) is unavailable for now: `details.dependency` names it. Retry after `retry_after` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (the same as `error.retry_after`) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3398,6 +3629,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `overloaded`: The render queue is full, or a service the request needs (database, Redis, object store, image disk) is unavailable for now: `details.dependency` names it. Retry after `retry_after` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (the same as `error.retry_after`) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getProjectSigningSecret: {
@@ -3475,6 +3717,17 @@ export interface operations {
             /** @description `internal_error`: Unexpected failure; the message never leaks internals. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `overloaded`: The render queue is full, or a service the request needs (database, Redis, object store, image disk) is unavailable for now: `details.dependency` names it. Retry after `retry_after` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (the same as `error.retry_after`) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3571,6 +3824,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `overloaded`: The render queue is full, or a service the request needs (database, Redis, object store, image disk) is unavailable for now: `details.dependency` names it. Retry after `retry_after` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (the same as `error.retry_after`) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     ensureDefaultProject: {
@@ -3643,6 +3907,17 @@ export interface operations {
             /** @description `internal_error`: Unexpected failure; the message never leaks internals. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `overloaded`: The render queue is full, or a service the request needs (database, Redis, object store, image disk) is unavailable for now: `details.dependency` names it. Retry after `retry_after` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (the same as `error.retry_after`) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3756,7 +4031,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `overloaded`: The render queue is full; `retry_after` seconds. */
+            /** @description `overloaded`: The render queue is full, or a service the request needs (database, Redis, object store, image disk) is unavailable for now: `details.dependency` names it. Retry after `retry_after` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again (the same as `error.retry_after`) */
@@ -3828,6 +4103,17 @@ export interface operations {
             /** @description `internal_error`: Unexpected failure; the message never leaks internals. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `overloaded`: The render queue is full, or a service the request needs (database, Redis, object store, image disk) is unavailable for now: `details.dependency` names it. Retry after `retry_after` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (the same as `error.retry_after`) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
