@@ -93,7 +93,7 @@ export function createJobRuntime(deps: JobRuntimeDeps): JobRuntime {
       sweeper = startJobSweeper({
         everyMs: config.queue.jobSweepMs,
         sweep: async () => {
-          const jobsSwept = await service.sweep(worker.settleAbandoned);
+          const jobsSwept = await service.sweep((jobId) => worker.settleAbandoned(jobId));
           const webhooks = await sweepWebhookDeliveries(deliveries, webhookQueue);
           const now = deps.clock();
           const reservations = await refundStaleReservations(

@@ -24,6 +24,8 @@ export interface JobWorkerDeps {
 
 const GENERIC_FAILURE = 'The capture could not be completed';
 const GAVE_UP = 'The capture could not be completed: its workers stopped repeatedly';
+const UNAVAILABLE =
+  'The capture could not be completed: a service it needs (database, queue or storage) was unavailable during every attempt';
 
 /** The outbox id of a job's event: one per job, stable across retries (`webhook-id`). */
 export function webhookIdOf(jobId: string): string {
@@ -139,14 +141,18 @@ export function createJobWorker(deps: JobWorkerDeps) {
 
   /** A job whose workers kept dying: fails it for good and refunds its credits. */
   async function onExhausted(lease: JobLease<CaptureJobPayload>): Promise<void> {
-    await settleAbandoned(lease.payload.jobId);
+    await settleAbandoned(lease.payload.jobId, GAVE_UP);
   }
 
-  /** A pending job its queue gave up on (job-sweeper.ts): failed for good, credits refunded. */
-  async function settleAbandoned(jobId: string): Promise<void> {
+  /**
+   * A pending job its queue gave up on: failed for good, credits refunded. From the sweep
+   * (job-sweeper.ts) the queue gave up while the job's failure could not be recorded, which
+   * means the database was down: the message says a service was unavailable.
+   */
+  async function settleAbandoned(jobId: string, message = UNAVAILABLE): Promise<void> {
     const row = await jobs.findById(jobId);
     if (row?.status !== 'pending') return;
-    await fail(row, deps.credits.resume(row.reservation_id, row.reservation_amount), GAVE_UP);
+    await fail(row, deps.credits.resume(row.reservation_id, row.reservation_amount), message);
   }
 
   return { handle, onExhausted, settleAbandoned };
