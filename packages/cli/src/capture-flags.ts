@@ -7,6 +7,7 @@ import {
   depthBlurFieldsShape,
   deviceFieldsShape,
   frameFieldsShape,
+  motionSchema,
   outputSchema,
   perspectiveFieldsShape,
   targetFieldsShape,
@@ -36,6 +37,7 @@ const FIELD_GROUPS: readonly [string, Record<string, unknown>][] = [
   ['Free text overlay', textOverlayFieldsShape],
   ['AI assistance', aiFieldsShape],
   ['Output and delivery', { ...deliveryFieldsShape, ...composeModeFieldsShape, ...asyncFieldsShape }],
+  ['Motion', { motion: motionSchema }],
 ];
 
 /** Fields given as the positional argument rather than a flag. */
@@ -130,6 +132,14 @@ export function fieldFlags(schema: z.ZodObject): FieldFlag[] {
     if (name === 'output') {
       for (const [sub, subField] of Object.entries(outputSchema.shape)) {
         flags.push(describeField(sub, group, subField, ['output']));
+      }
+      continue;
+    }
+    if (name === 'motion') {
+      // `--motion scroll --motion-duration 6 ...`: the type is the flag itself.
+      for (const [sub, subField] of Object.entries(motionSchema.shape)) {
+        const flag = describeField(sub, 'Motion', subField, ['motion']);
+        flags.push({ ...flag, flag: sub === 'type' ? '--motion' : `--motion-${kebab(sub)}` });
       }
       continue;
     }

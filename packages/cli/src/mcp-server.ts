@@ -85,11 +85,16 @@ async function captureContent(
   result: CaptureResult,
   withImage: boolean | undefined,
 ): Promise<ToolResult> {
-  const { image, note } = withImage ? await imageForHost(client, result) : { image: null, note: null };
+  // A video is shown to the host by its poster (the first frame): hosts take images only.
+  const still = result.video ? { ...result, url: result.video.poster_url, format: 'jpg' as const } : result;
+  const { image, note } = withImage ? await imageForHost(client, still) : { image: null, note: null };
+  const video = result.video
+    ? `Video URL: ${result.url} (${result.video.duration_ms / 1000} s, ${result.video.frames} frames at ${result.video.fps} fps, ${result.video.codec}); poster image: ${result.video.poster_url}\n`
+    : '';
   const content: Content[] = [
     {
       type: 'text',
-      text: `Image URL: ${result.url}\n${result.width}x${result.height} ${result.format}, ${result.credits_used} credits${result.cached ? ' (cached)' : ''}${result.warnings.length > 0 ? `\nWarnings: ${result.warnings.join('; ')}` : ''}${note ? `\n${note}` : ''}`,
+      text: `${video || `Image URL: ${result.url}\n`}${result.width}x${result.height} ${result.format}, ${result.credits_used} credits${result.cached ? ' (cached)' : ''}${result.warnings.length > 0 ? `\nWarnings: ${result.warnings.join('; ')}` : ''}${note ? `\n${note}` : ''}`,
     },
     { type: 'text', text: JSON.stringify(result) },
   ];
@@ -119,7 +124,7 @@ export function createMcpServer(client: ApiClient, version: string): McpServer {
     {
       title: 'Styled screenshot',
       description:
-        'Capture a web page and compose styling around it (device frame, background, padding, shadow, perspective, titles). Returns the image URL; with include_image also the image. With async: true it queues a job: poll it with job_status.',
+        'Capture a web page and compose styling around it (device frame, background, padding, shadow, perspective, titles). Returns the image URL; with include_image also the image. With async: true it queues a job: poll it with job_status. With motion ({"type": "scroll" | "reveal" | "float"}) it renders an MP4, WebM or GIF video of the styled look instead (queued unless async: false; include_image attaches its poster).',
       inputSchema: MCP_TOOL_INPUTS.capture,
     },
     guarded(async (args: z.output<typeof MCP_TOOL_INPUTS.capture>) => {

@@ -66,7 +66,8 @@ export type CaptureDefaults = typeof CAPTURE_DEFAULTS;
 /**
  * Credits per capture (contract.md section 3): the defaults of the `VITRINE_PRICE_*` settings.
  * A capture costs `capture`, plus `full_page` for a full-page capture, plus `over_8_megapixels`
- * when the output is larger; an unstyled capture (`POST /v1/raw`) costs `raw`; a cached result 0.
+ * when the output is larger, plus `video_second` per started second of a video (`motion`); an
+ * unstyled capture (`POST /v1/raw`) costs `raw`; a cached result 0.
  */
 export const CREDIT_PRICE_DEFAULTS = {
   capture: 1,
@@ -76,6 +77,7 @@ export const CREDIT_PRICE_DEFAULTS = {
   ai_style: 2,
   ai_copy: 1,
   ai_brand: 2,
+  video_second: 1,
 } as const;
 
 export type CreditPrices = { [K in keyof typeof CREDIT_PRICE_DEFAULTS]: number };

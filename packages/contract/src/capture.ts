@@ -8,10 +8,15 @@ import {
   SHADOW_PRESETS,
 } from './compose-fields.ts';
 import { idPattern, idSchema, timestampSchema } from './ids.ts';
+import { motionSchema, VIDEO_FORMATS, videoResultSchema } from './motion.ts';
 import { WEBHOOK_VERIFICATION_SUMMARY } from './webhooks.ts';
 
+/** Image formats: every capture can be encoded as one. */
 export const OUTPUT_FORMATS = ['png', 'webp', 'jpg'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
+/** What `output.format` accepts: an image format, or a video format with `motion`. */
+export const REQUEST_FORMATS = [...OUTPUT_FORMATS, ...VIDEO_FORMATS] as const;
+export type RequestFormat = (typeof REQUEST_FORMATS)[number];
 
 export const BLOCK_CATEGORIES = ['ads', 'trackers', 'cookie-banners', 'chat-widgets'] as const;
 export const BLOCK_RESOURCE_TYPES = ['image', 'font', 'media', 'script', 'stylesheet'] as const;
@@ -86,8 +91,23 @@ export const targetFieldsShape = {
   selector: selectorString.optional(),
 };
 
-export const outputSchema = z.strictObject({
+/** `output` of an unstyled capture (POST /v1/raw): images only. */
+const imageOutputSchema = z.strictObject({
   format: z.enum(OUTPUT_FORMATS).optional().meta({ default: D.output.format }),
+  width: z.number().int().min(1).max(CAPTURE_LIMITS.outputSide).optional(),
+  height: z.number().int().min(1).max(CAPTURE_LIMITS.outputSide).optional(),
+  quality: z.number().int().min(1).max(100).optional(),
+  dpr: z.literal([1, 2, 3]).optional().meta({ default: D.output.dpr }),
+});
+
+export const outputSchema = z.strictObject({
+  format: z
+    .enum(REQUEST_FORMATS)
+    .optional()
+    .meta({
+      description: `Image format; ${VIDEO_FORMATS.join(', ')} with \`motion\` (default mp4 then)`,
+      default: D.output.format,
+    }),
   width: z.number().int().min(1).max(CAPTURE_LIMITS.outputSide).optional(),
   height: z.number().int().min(1).max(CAPTURE_LIMITS.outputSide).optional(),
   quality: z.number().int().min(1).max(100).optional(),
@@ -129,11 +149,13 @@ const TARGET_RULES_TEXT =
   '`url` (or its alias `site`) is required; `element` excludes `selector` and `full_page: true`; `selector` excludes `full_page: true`.';
 
 /** POST /v1/raw (ext): the "Target and browser" and `output` fields only. */
-export const rawCaptureRequestSchema = z.strictObject({ ...targetFieldsShape, ...deliveryFieldsShape }).meta({
-  id: 'RawCaptureRequest',
-  description: `Rules besides the fields' own: ${TARGET_RULES_TEXT}`,
-  ...TARGET_RULES,
-});
+export const rawCaptureRequestSchema = z
+  .strictObject({ ...targetFieldsShape, ...deliveryFieldsShape, output: imageOutputSchema.optional() })
+  .meta({
+    id: 'RawCaptureRequest',
+    description: `Rules besides the fields' own: ${TARGET_RULES_TEXT}`,
+    ...TARGET_RULES,
+  });
 export type RawCaptureRequest = z.infer<typeof rawCaptureRequestSchema>;
 
 /** The capture result of interface.md 2.6. */
@@ -143,7 +165,7 @@ export const captureResultSchema = z
     url: z.string(),
     width: z.number().int(),
     height: z.number().int(),
-    format: z.enum(OUTPUT_FORMATS),
+    format: z.enum(REQUEST_FORMATS),
     duration_ms: z.number().int(),
     credits_used: z.number().int(),
     cached: z.boolean(),
@@ -152,6 +174,9 @@ export const captureResultSchema = z
     resolved_params: z.record(z.string(), z.unknown()),
     ai_decisions: z.record(z.string(), z.unknown()),
     element_resolved: z.record(z.string(), z.unknown()),
+    video: videoResultSchema
+      .optional()
+      .meta({ description: 'With `motion`: the video and its poster image' }),
   })
   .meta({ id: 'CaptureResult' });
 export type CaptureResult = z.infer<typeof captureResultSchema>;
@@ -189,6 +214,7 @@ export const captureRequestSchema = z
     ...aiFieldsShape,
     ...deliveryFieldsShape,
     ...asyncFieldsShape,
+    motion: motionSchema.optional(),
   })
   .meta({
     id: 'CaptureRequest',
@@ -236,7 +262,7 @@ export const captureQuerySchema = z.strictObject({
   aspect_ratio: queryFieldAs({ enum: [...ASPECT_RATIOS] }),
   selector: queryText.optional().meta({ description: 'Not with `element` or `full_page: true`' }),
   element: queryFieldAs({ pattern: '\\S', description: 'Not with `selector` or `full_page: true`' }),
-  format: queryFieldAs({ enum: [...OUTPUT_FORMATS], description: '`output.format`' }),
+  format: queryFieldAs({ enum: [...REQUEST_FORMATS], description: '`output.format`' }),
   width: queryFieldAs({ ...outputSide, description: '`output.width` in pixels' }),
   height: queryFieldAs({ ...outputSide, description: '`output.height` in pixels' }),
   project_id: queryFieldAs({ pattern: idPattern('project').source }),

@@ -11,6 +11,7 @@ export * from './fonts.ts';
 export * from './ids.ts';
 export * from './image-preview.ts';
 export * from './jobs.ts';
+export * from './motion.ts';
 export * from './projects.ts';
 export * from './routes.ts';
 export * from './scopes.ts';

@@ -18,6 +18,7 @@ describe('controls generated from the contract', () => {
       'Free text overlay',
       'AI assistance',
       'Output',
+      'Motion (video)',
     ]);
     for (const hidden of ['url', 'site', 'project_id', 'async', 'webhook_url'])
       expect(field(hidden)).toBeUndefined();
@@ -34,7 +35,12 @@ describe('controls generated from the contract', () => {
     expect(field('dark_mode')).toMatchObject({ kind: 'boolean', defaultValue: false });
     expect(field('viewport')).toMatchObject({ kind: 'viewport' });
     expect(field('background_color')).toMatchObject({ kind: 'color' });
-    expect(field('output.format')).toMatchObject({ kind: 'chips', options: ['png', 'webp', 'jpg'] });
+    expect(field('output.format')).toMatchObject({
+      kind: 'chips',
+      options: ['png', 'webp', 'jpg', 'mp4', 'webm', 'gif'],
+    });
+    expect(field('motion.type')).toMatchObject({ kind: 'chips', options: ['scroll', 'reveal', 'float'] });
+    expect(field('motion.duration')).toMatchObject({ kind: 'slider', min: 1, max: 20 });
     expect(field('output.dpr')).toMatchObject({ kind: 'chips', options: [1, 2, 3], defaultValue: 1 });
     expect(field('block')).toMatchObject({ kind: 'list' });
   });

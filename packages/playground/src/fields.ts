@@ -7,6 +7,7 @@ import {
   depthBlurFieldsShape,
   deviceFieldsShape,
   frameFieldsShape,
+  motionSchema,
   perspectiveFieldsShape,
   targetFieldsShape,
   textOverlayFieldsShape,
@@ -68,6 +69,8 @@ interface JsonSchema {
   default?: unknown;
   properties?: Record<string, JsonSchema>;
   items?: JsonSchema;
+  $ref?: string;
+  $defs?: Record<string, JsonSchema>;
 }
 
 const GROUPS: readonly [string, string, Record<string, z.ZodType>][] = [
@@ -81,6 +84,7 @@ const GROUPS: readonly [string, string, Record<string, z.ZodType>][] = [
   ['text', 'Free text overlay', textOverlayFieldsShape],
   ['ai', 'AI assistance', aiFieldsShape],
   ['output', 'Output', { ...deliveryFieldsShape, ...composeModeFieldsShape }],
+  ['motion', 'Motion (video)', { motion: motionSchema }],
 ];
 
 function contractDefault(path: string[]): unknown {
@@ -138,9 +142,11 @@ export function buildFieldGroups(): FieldGroup[] {
     const fields: FieldControl[] = [];
     for (const [name, schema] of Object.entries(json.properties ?? {})) {
       if (NOT_CONTROLS.has(name)) continue;
-      if (name === 'output') {
-        for (const [sub, subSchema] of Object.entries(schema.properties ?? {})) {
-          fields.push(controlFor(['output', sub], subSchema));
+      if (name === 'output' || name === 'motion') {
+        // A named schema (`motion`) is a $ref into the document's $defs.
+        const own = schema.$ref ? (json.$defs?.[schema.$ref.split('/').pop() ?? ''] ?? {}) : schema;
+        for (const [sub, subSchema] of Object.entries(own.properties ?? {})) {
+          fields.push(controlFor([name, sub], subSchema));
         }
         continue;
       }

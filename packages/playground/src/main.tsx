@@ -476,6 +476,7 @@ function App() {
   const [loadError, setLoadError] = useState<string | null>(null);
   const [body, setBody] = useState<Body>(initialBody);
   const [preview, setPreview] = useState<string | null>(null);
+  const [previewIsVideo, setPreviewIsVideo] = useState(false);
   const [status, setStatus] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [project, setProject] = useState('');
@@ -517,6 +518,7 @@ function App() {
         });
         if (!response.ok) throw new Error(await errorMessage(response));
         const image = await response.blob();
+        setPreviewIsVideo(image.type.startsWith('video/'));
         setPreview((old) => {
           if (old) URL.revokeObjectURL(old);
           return URL.createObjectURL(image);
@@ -630,7 +632,9 @@ function App() {
         </form>
         <section class="output" aria-label="Preview and API call">
           <div class="preview">
-            {preview ? (
+            {preview && previewIsVideo ? (
+              <video id="preview" src={preview} autoplay loop muted playsinline controls />
+            ) : preview ? (
               <img id="preview" src={preview} alt="Preview of the capture" />
             ) : (
               <div class="placeholder" />

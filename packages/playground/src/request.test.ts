@@ -41,6 +41,23 @@ describe('the playground request', () => {
     );
   });
 
+  it('writes a motion request as --motion and its --motion-* flags, saved as a video', () => {
+    expect(
+      cliCommand({
+        url: 'https://example.com',
+        motion: { type: 'scroll', duration: 4, scroll_to: '#pricing' },
+      }),
+    ).toBe(
+      "vitrine capture https://example.com --motion scroll --motion-duration 4 --motion-scroll-to '#pricing' -o capture.mp4",
+    );
+    expect(
+      minimalBody({ url: 'https://example.com', motion: { type: 'float', easing: 'ease-in-out' } }),
+    ).toEqual({
+      url: 'https://example.com',
+      motion: { type: 'float', easing: 'ease-in-out' },
+    });
+  });
+
   it('writes a fetch snippet whose body is the request', () => {
     const snippet = fetchSnippet('http://h', { url: 'https://example.com', padding: 0 });
     expect(snippet).toContain("fetch('http://h/v1/capture'");

@@ -1,4 +1,4 @@
-import { CAPTURE_DEFAULTS } from '@vitrine/contract';
+import { CAPTURE_DEFAULTS, MOTION_DEFAULTS } from '@vitrine/contract';
 
 /**
  * The capture body the playground sends, and the same request written out for copying: only
@@ -52,9 +52,9 @@ export function getField(body: Body, path: string[]): unknown {
 export function minimalBody(body: Body): Body {
   let result: Body = {};
   for (const [key, value] of Object.entries(body)) {
-    if (key === 'output' && value && typeof value === 'object') {
+    if ((key === 'output' || key === 'motion') && value && typeof value === 'object') {
       for (const [sub, subValue] of Object.entries(value as Body)) {
-        result = setField(result, ['output', sub], subValue);
+        result = setField(result, [key, sub], subValue);
       }
     } else result = setField(result, [key], value);
   }
@@ -85,7 +85,9 @@ function kebab(name: string): string {
  */
 export function cliCommand(body: Body): string {
   const { url, ...fields } = body;
-  const format = (fields.output as Body | undefined)?.format ?? CAPTURE_DEFAULTS.output.format;
+  const format =
+    (fields.output as Body | undefined)?.format ??
+    (fields.motion ? MOTION_DEFAULTS.format : CAPTURE_DEFAULTS.output.format);
   const outputFile = `capture.${String(format)}`;
   const parts = ['vitrine capture', shellQuote(String(url ?? ''))];
   const flag = (name: string, value: unknown) => {
@@ -103,6 +105,10 @@ export function cliCommand(body: Body): string {
   for (const [name, value] of Object.entries(fields)) {
     if (name === 'output' && value && typeof value === 'object') {
       for (const [sub, subValue] of Object.entries(value as Body)) flag(sub, subValue);
+    } else if (name === 'motion' && value && typeof value === 'object') {
+      // `--motion scroll --motion-duration 6`: the CLI's flags of the motion object.
+      for (const [sub, subValue] of Object.entries(value as Body))
+        flag(sub === 'type' ? 'motion' : `motion_${sub}`, subValue);
     } else flag(name, value);
   }
   parts.push(`-o ${shellQuote(outputFile)}`);

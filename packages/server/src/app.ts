@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import { sql } from 'kysely';
@@ -73,6 +74,7 @@ import { type CaptureJobPayload, createJobService } from './jobs/job-service.ts'
 import { createWebhookSecretLookup } from './jobs/webhook-secret.ts';
 import { loadOnce } from './load-once.ts';
 import { createLogger } from './logger.ts';
+import { checkFfmpeg, openVideoSink } from './motion/video-encoder.ts';
 import { CHROMIUM_EGRESS_CONTEXT_OPTIONS, chromiumEgressLaunchOptions } from './netpolicy/chromium-egress.ts';
 import { type EgressProxy, startEgressProxy } from './netpolicy/egress-proxy.ts';
 import { createGuardedFetch } from './netpolicy/guarded-fetch.ts';
@@ -82,6 +84,7 @@ import { createEmbeddedJobQueue } from './queue/embedded-job-queue.ts';
 import type { JobQueue, JobQueueSettings } from './queue/job-queue.ts';
 import { createBackgroundImages } from './render/background-images.ts';
 import { browserRenderer, createComposeStage, rasterRenderer } from './render/compose-stage.ts';
+import { createMotionStage } from './render/motion-stage.ts';
 import { createRenderStages } from './render/render-stages.ts';
 import { loadMasterKey } from './secrets/master-key.ts';
 import { createSealedBox } from './secrets/sealed-box.ts';
@@ -308,25 +311,52 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const browserFonts = loadOnce(loadBrowserFonts);
   const composeCache = createComposeCache();
   const withComposePage: PageRunner = (fn) => browserPool.runCompose((lease) => fn(lease.page, lease.cdp));
+  const rasterScenes = rasterRenderer({
+    fonts,
+    cache: composeCache,
+    // Text in scripts satori cannot shape or order is drawn by Chromium (docs/decisions.md).
+    browserText: createBrowserTextDrawer({
+      withPage: withComposePage,
+      fonts: browserFonts,
+      cache: composeCache,
+    }),
+  });
   const compose = createComposeStage({
     fonts,
     decode: decodeToRaw,
     backgroundImages,
     renderers: {
-      satori: rasterRenderer({
-        fonts,
-        cache: composeCache,
-        // Text in scripts satori cannot shape or order is drawn by Chromium (docs/decisions.md).
-        browserText: createBrowserTextDrawer({
-          withPage: withComposePage,
-          fonts: browserFonts,
-          cache: composeCache,
-        }),
-      }),
+      satori: rasterScenes,
       browser: browserRenderer({ withPage: withComposePage, fonts: browserFonts, cache: composeCache }),
     },
     scriptsInBrowser: true,
   });
+  // Videos (motion): ffmpeg is checked now, so a missing one stops the start with its reason.
+  const ffmpegPath = config.browser.ffmpegPath;
+  if (ffmpegPath !== 'off') {
+    const problem = await checkFfmpeg(ffmpegPath);
+    if (problem) {
+      throw new Error(
+        `${problem}. Install Debian's ffmpeg (make install does, as root), set VITRINE_FFMPEG_PATH, or VITRINE_FFMPEG_PATH=off to run without videos`,
+      );
+    }
+  }
+  const animate =
+    ffmpegPath === 'off'
+      ? undefined
+      : createMotionStage({
+          fonts,
+          decode: decodeToRaw,
+          backgroundImages,
+          renderer: rasterScenes,
+          // Its temporary files live under the data directory, removed after each clip.
+          openSink: (settings, signal) =>
+            openVideoSink(
+              { path: ffmpegPath, tempDir: path.join(config.server.dataDir, 'tmp') },
+              settings,
+              signal,
+            ),
+        });
   const aiProvider = aiProviderOf(config);
   const renderStages = createRenderStages({
     pool: browserPool,
@@ -344,6 +374,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       maxBytes: config.browser.pageCacheMegabytes * 1024 * 1024,
       maxAgeMs: config.browser.pageCacheMaxAgeSeconds * 1000,
     }),
+    ...(animate ? { animate } : {}),
   });
   const runner = createCaptureRunner({
     captures: repositories.captures,
@@ -378,6 +409,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     validateBackgroundReference: (ref) => backgroundImages.validateReference(ref),
     blobStore,
     authProfiles: services.authProfiles,
+    motionAvailable: animate !== undefined,
   });
   const jobs = createJobRuntime({
     config,

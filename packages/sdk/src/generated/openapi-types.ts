@@ -786,6 +786,7 @@ export interface components {
              * @enum {string}
              */
             layout?: "default" | "bottom-cropped" | "top-cropped";
+            motion?: components["schemas"]["MotionInput"];
             /** @description Fraction of the canvas */
             offset_x?: number;
             /** @description Fraction of the canvas */
@@ -797,10 +798,11 @@ export interface components {
                  */
                 dpr?: 1 | 2 | 3;
                 /**
+                 * @description Image format; mp4, webm, gif with `motion` (default mp4 then)
                  * @default png
                  * @enum {string}
                  */
-                format?: "png" | "webp" | "jpg";
+                format?: "png" | "webp" | "jpg" | "mp4" | "webm" | "gif";
                 height?: number;
                 quality?: number;
                 width?: number;
@@ -961,13 +963,15 @@ export interface components {
                 [key: string]: unknown;
             };
             /** @enum {string} */
-            format: "png" | "webp" | "jpg";
+            format: "png" | "webp" | "jpg" | "mp4" | "webm" | "gif";
             height: number;
             id: string;
             resolved_params: {
                 [key: string]: unknown;
             };
             url: string;
+            /** @description With `motion`: the video and its poster image */
+            video?: components["schemas"]["VideoResult"];
             warnings: string[];
             width: number;
         };
@@ -1054,6 +1058,43 @@ export interface components {
             job_id: string;
             /** @constant */
             status: "pending";
+        };
+        /** @description Renders the capture as a video (output.format mp4, webm or gif; mp4 when omitted). Runs as a job unless `async: false`. */
+        MotionInput: {
+            /**
+             * @description scroll only: a gentle camera move during the scroll
+             * @default false
+             */
+            drift?: boolean;
+            /**
+             * @description Seconds, holds included
+             * @default 6
+             */
+            duration?: number;
+            /**
+             * @default ease-in-out
+             * @enum {string}
+             */
+            easing?: "linear" | "ease-in" | "ease-out" | "ease-in-out";
+            /** @description Frames per second; default 30 (15 for gif, at most 30) */
+            fps?: number;
+            /**
+             * @description Seconds still at the end (scroll, reveal)
+             * @default 0.5
+             */
+            hold_end?: number;
+            /**
+             * @description Seconds still at the start (scroll, reveal)
+             * @default 0.5
+             */
+            hold_start?: number;
+            /**
+             * @description scroll only: how far the page scrolls: CSS pixels, a CSS selector (its top reaches the top of the screen), or "end"
+             * @default end
+             */
+            scroll_to?: number | "end" | string;
+            /** @enum {string} */
+            type: "scroll" | "reveal" | "float";
         };
         Project: {
             brand: components["schemas"]["Brand"] | null;
@@ -1143,6 +1184,13 @@ export interface components {
                 credits_used: number;
                 render_count: number;
             };
+        };
+        VideoResult: {
+            codec: string;
+            duration_ms: number;
+            fps: number;
+            frames: number;
+            poster_url: string;
         };
     };
     responses: never;
@@ -2035,7 +2083,7 @@ export interface operations {
                 /** @description Signed URLs: unix seconds */
                 expires?: number;
                 /** @description `output.format` */
-                format?: "png" | "webp" | "jpg";
+                format?: "png" | "webp" | "jpg" | "mp4" | "webm" | "gif";
                 /** @description `output.height` in pixels */
                 height?: number;
                 /** @description base64url JSON of a POST body; query fields override it */

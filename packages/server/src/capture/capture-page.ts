@@ -16,6 +16,7 @@ import { captureStylesheet, elementBox, settlePage } from './page-stabilisation.
 import { installRequestBlocking, parseBlockEntries } from './request-blocking.ts';
 import { revealFullPage } from './reveal-full-page.ts';
 import { type ScriptActivity, watchScriptActivity } from './script-activity.ts';
+import { captureScroll } from './scroll-capture.ts';
 import {
   SETTLE_AT_TOP_BUDGET,
   type SettledPage,
@@ -298,6 +299,15 @@ async function loadAndShoot(
     if (refusal.refused()) throw targetUnreachable();
     const png = Buffer.from(shot.data, 'base64');
     phase('capture');
+    const scroll =
+      options.scroll && options.fullPage && clip
+        ? await captureScroll(page, cdp, {
+            target: options.scroll,
+            pageHeight: clip.height,
+            viewport: options.viewport,
+          })
+        : undefined;
+    if (scroll) phase('scroll');
     if (largeShot) lease.loaded();
     const title = await documentTitle(page);
     // The URL at the shot: a timer of the page may have navigated while it settled.
@@ -313,6 +323,7 @@ async function loadAndShoot(
       title,
       ...(element ? { element } : {}),
       ...(signals ? { signals } : {}),
+      ...(scroll ? { scroll } : {}),
     };
   } catch (error) {
     if (signal.aborted) throw signal.reason;

@@ -1,5 +1,6 @@
 import type { PageSignals } from '../ai/ai-types.ts';
 import type { ElementResolution } from './element/resolve-element.ts';
+import type { ScrollCapture, ScrollTargetOption } from './scroll-capture.ts';
 
 /**
  * What the capture stage needs to take one screenshot: the request's "Target and browser"
@@ -28,6 +29,11 @@ export interface PageCaptureOptions {
   element?: string | undefined;
   /** Also read the page's signals (text, structure, colours, fonts) for the AI step; same load. */
   collectSignals?: boolean;
+  /**
+   * A scroll video's end (with `fullPage`): the capture also reports where the scroll ends and
+   * shoots the parts that stay pinned while it scrolls (scroll-capture.ts).
+   */
+  scroll?: ScrollTargetOption;
 }
 
 /** A plain page of `url`: no device, no waits, nothing blocked or injected (brand, tests). */
@@ -72,4 +78,6 @@ export interface PageCapture {
   element?: ElementResolution;
   /** The page's signals, when `collectSignals` asked for them. */
   signals?: PageSignals;
+  /** A scroll video's data, when `scroll` asked for it. */
+  scroll?: ScrollCapture;
 }

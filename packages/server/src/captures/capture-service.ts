@@ -57,6 +57,8 @@ export interface CaptureServiceDeps {
   blobStore: Pick<BlobStore, 'get'>;
   /** Absent: captures with `auth_profile_id` are refused. */
   authProfiles?: AuthProfileResolver;
+  /** false: ffmpeg is off, and requests with `motion` are refused. */
+  motionAvailable?: boolean;
 }
 
 /** A request resolved: what to render, and how the caller wants it delivered. */
@@ -102,11 +104,16 @@ export function createCaptureService(deps: CaptureServiceDeps) {
       throw invalidParam('project_id', 'A signed URL captures for the project that signed it');
     }
     const url = deps.targets.parseUrl(targetUrlOf(body));
-    if (styled?.webhook_url !== undefined && !styled.async) {
+    // A video runs as a job unless the request asks to wait for it (`async: false`).
+    const isAsync = styled?.async ?? styled?.motion !== undefined;
+    if (styled?.webhook_url !== undefined && !isAsync) {
       throw invalidParam('webhook_url', 'webhook_url needs async: true');
     }
     const projectId = body.project_id ?? principal.signedProjectId ?? null;
     const capture = resolveCaptureFields(body, kind, url.href, projectId, deps);
+    if (capture.motion && deps.motionAvailable === false) {
+      throw invalidParam('motion', 'videos are not available on this server (VITRINE_FFMPEG_PATH is off)');
+    }
     if (body.project_id !== undefined && !(await deps.findProject(principal.userId, body.project_id))) {
       throw notFound(`Project ${body.project_id}`);
     }
@@ -137,7 +144,7 @@ export function createCaptureService(deps: CaptureServiceDeps) {
       });
     }
     const delivery: CaptureDelivery = {
-      async: styled?.async ?? false,
+      async: isAsync,
       webhookUrl: styled?.webhook_url ?? null,
     };
     if (delivery.webhookUrl !== null) {

@@ -9,6 +9,7 @@ import type { AiPlan } from '../ai/ai-plan.ts';
 import { deviceCaptureDefaults } from '../compose/frames/frame-catalogue.ts';
 import { resolveStyle } from '../compose/resolve-style.ts';
 import type { StyleRequest } from '../compose/style-types.ts';
+import { motionCostOf, resolveMotion } from './resolve-motion.ts';
 import { resolveOutput, resolvePageCapture } from './resolve-page.ts';
 import type { ResolvedCapture } from './resolved-capture.ts';
 
@@ -77,7 +78,8 @@ function costOf(capture: Pick<ResolvedCapture, 'kind' | 'page' | 'output' | 'sty
   if (capture.kind === 'raw') return prices.raw;
   return (
     prices.capture +
-    (capture.page.fullPage ? prices.full_page : 0) +
+    // A scroll video's full page is part of its per-second price.
+    (capture.page.fullPage && !capture.page.scroll ? prices.full_page : 0) +
     (estimatedOutputPixels(capture) > EIGHT_MEGAPIXELS ? prices.over_8_megapixels : 0)
   );
 }
@@ -95,6 +97,7 @@ export function resolveCaptureFields(
   projectId: string | null,
   deps: ResolveFieldsDeps,
 ): ResolvedCapture {
+  const motion = resolveMotion(body);
   const output = resolveOutput(body.output);
   let style: ResolvedCapture['style'] = null;
   let page: ResolvedCapture['page'];
@@ -113,6 +116,12 @@ export function resolveCaptureFields(
       styled.device === undefined ? undefined : deviceCaptureDefaults(styled.device),
     );
     if (ai) page = { ...page, collectSignals: true };
+    // A scroll video shows the whole page, one viewport at a time.
+    if (motion?.scrollTo) page = { ...page, fullPage: true, scroll: motion.scrollTo };
+    // A video's frame is at most 2560 px wide, so its screen rarely needs a device's DPR of 2
+    // or 3: without capture_dpr it is captured at output.dpr (a tenth of the pixels to shoot,
+    // decode and fit per page of an iPhone).
+    if (motion && styled.capture_dpr === undefined) page = { ...page, deviceScaleFactor: output.dpr };
   } else {
     page = resolvePageCapture(body, url, output);
   }
@@ -124,10 +133,11 @@ export function resolveCaptureFields(
     page,
     output,
     style,
-    cost: costOf(resolved, deps.prices) + aiCostOf(ai, deps.prices),
+    cost: costOf(resolved, deps.prices) + aiCostOf(ai, deps.prices) + motionCostOf(motion, deps.prices),
     cacheTtlSeconds: body.cache_ttl ?? CAPTURE_DEFAULTS.cache_ttl,
     showResolvedParams: body.show_resolved_params ?? CAPTURE_DEFAULTS.show_resolved_params,
     warnings: [],
     ...(ai ? { ai } : {}),
+    ...(motion ? { motion } : {}),
   };
 }

@@ -1,6 +1,7 @@
-import { CAPTURE_DEFAULTS, type RawCaptureRequest } from '@vitrine/contract';
+import { CAPTURE_DEFAULTS, type OutputOptions, type RawCaptureRequest } from '@vitrine/contract';
 import type { PageCaptureOptions } from '../capture/page-capture-options.ts';
 import { AppError, invalidParam } from '../errors/app-error.ts';
+import { stillFormatOf } from './resolve-motion.ts';
 import type { ResolvedOutput } from './resolved-capture.ts';
 
 /** The URL to capture: `url` or its alias `site`, a bare host getting `https://`. */
@@ -17,9 +18,10 @@ export function targetUrlOf(request: { url?: string; site?: string }): string {
   return /^[a-z][a-z0-9+.-]*:/i.test(raw) && !/^[^:/]+:\d+(\/|$)/.test(raw) ? raw : `https://${raw}`;
 }
 
-export function resolveOutput(output: RawCaptureRequest['output']): ResolvedOutput {
+export function resolveOutput(output: OutputOptions | undefined): ResolvedOutput {
   return {
-    format: output?.format ?? CAPTURE_DEFAULTS.output.format,
+    // A video's still (its poster) is a JPEG; the video itself is the motion plan's.
+    format: stillFormatOf(output?.format) ?? CAPTURE_DEFAULTS.output.format,
     width: output?.width,
     height: output?.height,
     quality: output?.quality,
@@ -42,7 +44,7 @@ export interface DeviceDefaults {
  * pixels are real, never upscaled.
  */
 export function resolvePageCapture(
-  request: RawCaptureRequest,
+  request: Omit<RawCaptureRequest, 'output'> & { output?: OutputOptions },
   url: string,
   output: ResolvedOutput,
   device?: DeviceDefaults,

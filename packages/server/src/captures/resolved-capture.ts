@@ -1,9 +1,10 @@
-import { CAPTURE_LIMITS, OUTPUT_FORMATS } from '@vitrine/contract';
+import { CAPTURE_LIMITS, MOTION_TYPES, OUTPUT_FORMATS, VIDEO_FORMATS } from '@vitrine/contract';
 import { z } from 'zod';
 import type { AiPlan } from '../ai/ai-plan.ts';
 import type { PageCaptureOptions } from '../capture/page-capture-options.ts';
 import type { ResolvedStyle } from '../compose/resolve-style.ts';
 import { AppError } from '../errors/app-error.ts';
+import type { MotionPlan } from '../motion/motion-plan.ts';
 import type { RenderOutputSettings } from '../render/run-render.ts';
 
 /** Output settings after defaults. */
@@ -41,6 +42,8 @@ export interface ResolvedCapture {
   authProfile?: { id: string; version: number };
   /** AI assistance decided after the capture (ai, ai_style, ai_copy, ai_brand, prompt), or absent. */
   ai?: AiPlan | null;
+  /** A video of the styled look (issue 37), or absent for a still. */
+  motion?: MotionPlan;
 }
 
 /** How the caller wants the result: now, or queued with an optional webhook. */
@@ -89,6 +92,14 @@ const resolvedCapturePayloadSchema = z.object({
       projectBrand: z.record(z.string(), z.unknown()).nullable(),
     })
     .nullable()
+    .optional(),
+  motion: z
+    .object({
+      type: z.enum(MOTION_TYPES),
+      format: z.enum(VIDEO_FORMATS),
+      duration: z.number(),
+      fps: z.number().int(),
+    })
     .optional(),
 });
 
@@ -156,5 +167,6 @@ export function resolvedParamsOf(capture: ResolvedCapture): Record<string, unkno
           },
         }
       : {}),
+    ...(capture.motion ? { motion: capture.motion } : {}),
   };
 }

@@ -1,4 +1,4 @@
-import type { CaptureResult, OutputFormat } from '@vitrine/contract';
+import type { CaptureResult, RequestFormat } from '@vitrine/contract';
 import type { Principal } from '../auth/authenticate.ts';
 import type { Credits, Reservation } from '../billing/credits.ts';
 import type { PageAuth } from '../capture/page-auth.ts';
@@ -6,7 +6,8 @@ import { type Clock, isoNow } from '../clock.ts';
 import type { CaptureRow, CapturesRepository } from '../db/captures-repository.ts';
 import { AppError } from '../errors/app-error.ts';
 import { newId } from '../ids.ts';
-import { type RenderStages, runRender } from '../render/run-render.ts';
+import { frameCount } from '../motion/motion-plan.ts';
+import { type RenderedVideo, type RenderStages, runRender } from '../render/run-render.ts';
 import { cacheKeyOf, pageKeyOf } from './cache-key.ts';
 import { type ResolvedCapture, resolvedParamsOf } from './resolved-capture.ts';
 
@@ -57,7 +58,7 @@ function resultOf(row: CaptureRow, publicUrl: string, cached: boolean, showResol
     url: `${publicUrl}/cdn/r/${row.id}.${row.format}`,
     width: row.width,
     height: row.height,
-    format: row.format as OutputFormat,
+    format: row.format as RequestFormat,
     duration_ms: cached ? 0 : row.duration_ms,
     credits_used: cached ? 0 : row.credits_used,
     cached,
@@ -66,8 +67,30 @@ function resultOf(row: CaptureRow, publicUrl: string, cached: boolean, showResol
     resolved_params: showResolved ? (JSON.parse(row.resolved_params) as Record<string, unknown>) : {},
     ai_decisions: JSON.parse(row.ai_decisions) as Record<string, unknown>,
     element_resolved: JSON.parse(row.element_resolved) as Record<string, unknown>,
+    ...(row.video ? { video: videoResultOf(row.id, JSON.parse(row.video) as RenderedVideo, publicUrl) } : {}),
   };
 }
+
+/** `video` of a result: the recorded figures and the poster stored under the same id. */
+function videoResultOf(
+  id: string,
+  video: RenderedVideo,
+  publicUrl: string,
+): NonNullable<CaptureResult['video']> {
+  return {
+    duration_ms: video.durationMs,
+    fps: video.fps,
+    frames: video.frames,
+    codec: video.codec,
+    poster_url: `${publicUrl}/cdn/r/${id}.${video.posterFormat}`,
+  };
+}
+
+/**
+ * Extra time a video's render may take beyond a still's deadline, per frame: drawing and
+ * encoding a 1920x1080 frame takes about 50 ms on two loaded cores, four times that is allowed.
+ */
+const MOTION_MS_PER_FRAME = 200;
 
 /**
  * The request was valid and the render pipeline failed: whatever a stage threw that is not
@@ -136,7 +159,9 @@ export function createCaptureRunner(deps: CaptureRunnerDeps) {
 
     const reservation = request.reservation ?? (await credits.reserve(principal, capture.kind, capture.cost));
     const started = performance.now();
-    const deadline = AbortSignal.timeout(deps.deadlineMs);
+    const deadlineMs =
+      deps.deadlineMs + (capture.motion ? frameCount(capture.motion) * MOTION_MS_PER_FRAME : 0);
+    const deadline = AbortSignal.timeout(deadlineMs);
     const combined = signal ? AbortSignal.any([signal, deadline]) : deadline;
     try {
       const id = request.captureId ?? newId('capture');
@@ -153,6 +178,7 @@ export function createCaptureRunner(deps: CaptureRunnerDeps) {
           ai: capture.ai ?? null,
           pageReuse,
           auth,
+          motion: capture.motion ?? null,
         },
         stages,
         combined,
@@ -183,6 +209,7 @@ export function createCaptureRunner(deps: CaptureRunnerDeps) {
         }),
         ai_decisions: JSON.stringify(output.aiDecisions),
         element_resolved: JSON.stringify(output.element ?? {}),
+        video: output.video ? JSON.stringify(output.video) : null,
         created_at: now.toISOString(),
         cache_expires_at: new Date(now.getTime() + capture.cacheTtlSeconds * 1000).toISOString(),
       };
@@ -195,7 +222,7 @@ export function createCaptureRunner(deps: CaptureRunnerDeps) {
       if (deadline.aborted && !(error instanceof AppError && error.code !== 'capture_failed')) {
         throw new AppError(
           'capture_failed',
-          `The capture did not finish within ${deps.deadlineMs / 1000} s`,
+          `The capture did not finish within ${Math.round(deadlineMs / 1000)} s`,
           {
             details: { reason: 'navigation_timeout' },
             cause: error,

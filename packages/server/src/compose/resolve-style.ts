@@ -3,7 +3,7 @@
  * presets expanded (explicit fields win), depth-blur defaults by type, and the checks the schema
  * cannot make. The background's resolution and the field checks live beside it.
  */
-import { CAPTURE_DEFAULTS as D } from '@vitrine/contract';
+import { CAPTURE_DEFAULTS as D, type OutputFormat } from '@vitrine/contract';
 import { invalidParam } from '../errors/app-error.ts';
 import { BORDER_PRESETS } from './border-presets.ts';
 import { type CameraValues, resolveCamera } from './camera/camera-presets.ts';
@@ -44,13 +44,15 @@ function resolveDepthBlur(r: StyleRequest, camera: CameraValues): DepthBlurSetti
  */
 export function resolveStyle(r: StyleRequest): ResolvedStyle {
   const bg = resolveBackground(r);
-  const format = r.output?.format ?? D.output.format;
-  if (bg.background_style === 'transparent' && format === 'jpg') {
+  const requested = r.output?.format ?? D.output.format;
+  if (bg.background_style === 'transparent' && !['png', 'webp'].includes(requested)) {
     throw invalidParam(
       'background_style',
-      'transparent needs output.format png or webp: jpg has no alpha channel',
+      `transparent needs output.format png or webp: ${requested} has no alpha channel`,
     );
   }
+  // A video's still (its poster) is a JPEG.
+  const format: OutputFormat = requested === 'png' || requested === 'webp' ? requested : 'jpg';
   const dark = bg.background_theme === 'dark';
   const padding = r.padding ?? D.padding;
   const plain = bg.background_style === 'none' && padding === 0 && !r.device;

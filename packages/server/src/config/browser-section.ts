@@ -28,6 +28,14 @@ export const browserSection = section('Browser', {
     description: "Chromium driven by the capture stage (Debian's `chromium` package by default).",
     defaultText: '/usr/bin/chromium',
   }),
+  ffmpegPath: variable({
+    env: 'VITRINE_FFMPEG_PATH',
+    schema: z.string().min(1),
+    form: 'the path of an ffmpeg executable, or off',
+    description:
+      "ffmpeg that encodes videos (`motion`; Debian's `ffmpeg` package by default), checked at start. `off` runs without videos: requests with `motion` get 400.",
+    defaultText: '/usr/bin/ffmpeg',
+  }),
   concurrency: variable({
     env: 'VITRINE_BROWSER_CONCURRENCY',
     schema: concurrency,

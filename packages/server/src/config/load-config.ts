@@ -120,6 +120,7 @@ export function loadConfig(env: Env = process.env): Config {
       ai_style: credits.priceAiStyle,
       ai_copy: credits.priceAiCopy,
       ai_brand: credits.priceAiBrand,
+      video_second: credits.priceVideoSecond,
     },
     storage: resolveStorage(storage, dataDir),
     network,

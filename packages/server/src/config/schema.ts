@@ -203,6 +203,13 @@ export const creditsSection = section('Credits', {
     description: 'Credits added to a capture with `ai_copy` (or `ai`).',
     defaultText: String(CREDIT_PRICE_DEFAULTS.ai_copy),
   }),
+  priceVideoSecond: variable({
+    env: 'VITRINE_PRICE_VIDEO_SECOND',
+    schema: nonNegativeInt,
+    form: 'a non-negative integer',
+    description: 'Credits added to a capture with `motion` per started second of its video.',
+    defaultText: String(CREDIT_PRICE_DEFAULTS.video_second),
+  }),
   priceAiBrand: variable({
     env: 'VITRINE_PRICE_AI_BRAND',
     schema: nonNegativeInt,

@@ -3,6 +3,7 @@ import { type Migration, type MigrationProvider, Migrator } from 'kysely/migrati
 import { deviceLoginMigration } from './migrations/0005-device-login.ts';
 import { authProfilesMigration } from './migrations/0006-auth-profiles.ts';
 import { brandMigration } from './migrations/0007-brand.ts';
+import { videoMigration } from './migrations/0008-video.ts';
 
 /**
  * Migrations, in order. Types are chosen to mean the same on SQLite and PostgreSQL: text,
@@ -193,6 +194,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0005_device_login': deviceLoginMigration,
   '0006_auth_profiles': authProfilesMigration,
   '0007_brand': brandMigration,
+  '0008_video': videoMigration,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

@@ -84,6 +84,8 @@ export interface CapturesTable {
   resolved_params: string;
   ai_decisions: string;
   element_resolved: string;
+  /** JSON of a video's figures (fps, frames, duration, codec, poster format); null for a still. */
+  video: string | null;
   created_at: string;
   /** Until when an equal request may reuse this result (created_at + cache_ttl). */
   cache_expires_at: string;

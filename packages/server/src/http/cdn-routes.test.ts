@@ -13,7 +13,7 @@ import { createCachedBlobStore } from '../storage/cached-blob-store.ts';
 import { createLocalBlobStore } from '../storage/local-blob-store.ts';
 import { renderKey } from '../storage/render-key.ts';
 import { createS3BlobStore } from '../storage/s3-blob-store.ts';
-import { IMMUTABLE_CACHE_CONTROL, ifNoneMatchMatches, registerCdnRoutes } from './cdn-routes.ts';
+import { byteRange, IMMUTABLE_CACHE_CONTROL, ifNoneMatchMatches, registerCdnRoutes } from './cdn-routes.ts';
 import { sendError } from './error-response.ts';
 
 interface StoreCase {
@@ -204,5 +204,25 @@ describe('renderKey', () => {
     expect(renderKey('cap_01J9Z3K4M5N6P7Q8R9S0T1V2W3', 'webp')).toBe(
       'renders/cap_01J9Z3K4M5N6P7Q8R9S0T1V2W3.webp',
     );
+  });
+});
+
+describe('byteRange: the Range header of a render (videos seek with it)', () => {
+  it('reads one range, open-ended and suffix ranges, clipped to the size', () => {
+    expect(byteRange('bytes=0-99', 1000)).toEqual({ start: 0, end: 99 });
+    expect(byteRange('bytes=500-', 1000)).toEqual({ start: 500, end: 999 });
+    expect(byteRange('bytes=-100', 1000)).toEqual({ start: 900, end: 999 });
+    expect(byteRange('bytes=900-5000', 1000)).toEqual({ start: 900, end: 999 });
+    expect(byteRange('bytes=-5000', 1000)).toEqual({ start: 0, end: 999 });
+  });
+
+  it('serves whole what it does not take, and refuses ranges past the end', () => {
+    expect(byteRange(undefined, 1000)).toBeUndefined();
+    expect(byteRange('bytes=0-1,5-9', 1000)).toBeUndefined();
+    expect(byteRange('items=0-9', 1000)).toBeUndefined();
+    expect(byteRange('bytes=9-2', 1000)).toBeUndefined();
+    expect(byteRange('bytes=-', 1000)).toBeUndefined();
+    expect(byteRange('bytes=1000-', 1000)).toBe('unsatisfiable');
+    expect(byteRange('bytes=-0', 1000)).toBe('unsatisfiable');
   });
 });

@@ -40,6 +40,29 @@ export function ifNoneMatchMatches(header: string | undefined, quotedEtag: strin
   return false;
 }
 
+/**
+ * The one byte range of a `Range` header (RFC 9110 14.2), inclusive; undefined for no header or
+ * one this route serves whole (several ranges, another unit: a 200 is a valid answer to both);
+ * `unsatisfiable` when the range starts past the end.
+ */
+export function byteRange(
+  header: string | undefined,
+  size: number,
+): { start: number; end: number } | 'unsatisfiable' | undefined {
+  const match = header === undefined ? null : /^bytes=(\d*)-(\d*)$/.exec(header.trim());
+  if (!match || (match[1] === '' && match[2] === '')) return undefined;
+  if (match[1] === '') {
+    const suffix = Number(match[2]);
+    if (suffix === 0) return 'unsatisfiable';
+    return { start: Math.max(0, size - suffix), end: size - 1 };
+  }
+  const start = Number(match[1]);
+  const end = match[2] === '' ? size - 1 : Math.min(size - 1, Number(match[2]));
+  if (start >= size) return 'unsatisfiable';
+  if (end < start) return undefined;
+  return { start, end };
+}
+
 function validators(reply: FastifyReply, meta: BlobMeta): string {
   const etag = `"${meta.etag}"`;
   reply.headers({
@@ -71,6 +94,25 @@ export function registerCdnRoutes(app: FastifyInstance, deps: CdnRouteDeps): voi
       if (blob === null) throw notFound(reply);
       const etag = validators(reply, blob);
       if (ifNoneMatchMatches(request.headers['if-none-match'], etag)) return reply.code(304).send();
+      reply.header('accept-ranges', 'bytes');
+      const range = byteRange(request.headers.range, blob.size);
+      if (range === 'unsatisfiable') {
+        return reply
+          .code(416)
+          .headers({ 'content-range': `bytes */${blob.size}` })
+          .send();
+      }
+      if (range) {
+        // A video element seeks with ranges (Safari asks for one before it plays at all).
+        return reply
+          .code(206)
+          .headers({
+            'content-type': blob.contentType,
+            'content-range': `bytes ${range.start}-${range.end}/${blob.size}`,
+            'content-length': range.end - range.start + 1,
+          })
+          .send(blob.data.subarray(range.start, range.end + 1));
+      }
       return reply.headers({ 'content-type': blob.contentType, 'content-length': blob.size }).send(blob.data);
     },
   );

@@ -24,6 +24,8 @@ export function createRenderStages(deps: {
   /** Which dependency the blob store is, for the error of a store that hangs. */
   storeDependency?: 'object_store' | 'blob_store';
   pageCache: PageCaptureCache;
+  /** The motion stage (videos); absent when ffmpeg is not configured. */
+  animate?: RenderStages['animate'];
 }): RenderStages {
   return {
     // The pool measures the wait for a slot; naming it here keeps every phase of a render named.
@@ -47,9 +49,9 @@ export function createRenderStages(deps: {
           Buffer.isBuffer(input) && output.height !== undefined ? output.height * output.dpr : undefined,
         position: Buffer.isBuffer(input) ? 'top' : 'centre',
       }),
-    store: async (key, image, signal) => {
+    store: async (key, file, signal) => {
       try {
-        await deps.blobStore.put(key, image.data, { contentType: image.contentType, signal });
+        await deps.blobStore.put(key, file.data, { contentType: file.contentType, signal });
       } catch (error) {
         // A store that did not answer before the capture's deadline is unavailable (issue 41):
         // a 503 naming it, not a page that took too long.
@@ -63,6 +65,7 @@ export function createRenderStages(deps: {
         throw error;
       }
     },
+    ...(deps.animate ? { animate: deps.animate } : {}),
     blobKey: renderKey,
   };
 }

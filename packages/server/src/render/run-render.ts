@@ -1,4 +1,4 @@
-import type { OutputFormat } from '@vitrine/contract';
+import type { OutputFormat, RequestFormat } from '@vitrine/contract';
 import type { AiPlan } from '../ai/ai-plan.ts';
 import type { AiOutcome } from '../ai/ai-step.ts';
 import type { PageAuth } from '../capture/page-auth.ts';
@@ -7,6 +7,8 @@ import type { PageCapture, PageCaptureOptions } from '../capture/page-capture-op
 import type { ResolvedStyle } from '../compose/resolve-style.ts';
 import type { EncodedImage } from '../encode/encode-image.ts';
 import type { RawImage } from '../image/raw-image.ts';
+import type { MotionPlan } from '../motion/motion-plan.ts';
+import type { AnimatedVideo, MotionInput } from './motion-stage.ts';
 
 /** Output settings of a render (the capture service's ResolvedOutput). */
 export interface RenderOutputSettings {
@@ -29,9 +31,11 @@ export interface RenderStages {
   capture(options: PageCaptureOptions, signal: AbortSignal, auth?: PageAuth): Promise<PageCapture>;
   compose(input: ComposeInput, capture: PageCapture, signal: AbortSignal): Promise<ComposedImage>;
   encode(input: Buffer | RawImage, output: RenderOutputSettings): Promise<EncodedImage>;
-  /** Stores the image; `signal` (the capture's deadline) bounds a store that stopped answering. */
-  store(key: string, image: EncodedImage, signal?: AbortSignal): Promise<void>;
-  blobKey(id: string, format: OutputFormat): string;
+  /** Stores the file; `signal` (the capture's deadline) bounds a store that stopped answering. */
+  store(key: string, file: RenderedFile, signal?: AbortSignal): Promise<void>;
+  blobKey(id: string, format: RequestFormat): string;
+  /** The motion stage: a styled video from the capture (absent: motion is not available here). */
+  animate?(input: MotionInput, capture: PageCapture, signal: AbortSignal): Promise<AnimatedVideo>;
   /**
    * The AI step (after capture, before compose): the final style from the page's signals and
    * the plan. Absent: a plan is an error (app.ts always supplies it).
@@ -50,6 +54,28 @@ export interface ComposedImage {
   resolved: Record<string, unknown>;
 }
 
+/** What a render stores and records: an encoded image, or a video. */
+export interface RenderedFile {
+  data: Buffer;
+  width: number;
+  height: number;
+  format: RequestFormat;
+  contentType: string;
+}
+
+/** A video's own figures, recorded with the capture (`video` of the result). */
+export interface RenderedVideo {
+  durationMs: number;
+  fps: number;
+  frames: number;
+  codec: string;
+  /** The poster's format: stored beside the video under the same id. */
+  posterFormat: OutputFormat;
+}
+
+/** The poster of a video: the first frame, as a JPEG (a video has no transparency either). */
+const POSTER_FORMAT: OutputFormat = 'jpg';
+
 /** One render: what to capture, how to style it (null: unstyled), how to encode it. */
 export interface RenderJob {
   id: string;
@@ -65,10 +91,14 @@ export interface RenderJob {
   pageReuse: { key: string; ttlMs: number } | null;
   /** An auth profile's login, loaded at run time (never stored with the job). */
   auth?: PageAuth;
+  /** Render a video of the styled look instead of one image (issue 37); needs a style. */
+  motion?: MotionPlan | null;
 }
 
 export interface RenderOutput {
-  image: EncodedImage;
+  image: RenderedFile;
+  /** Present when the render is a video. */
+  video?: RenderedVideo;
   blobKey: string;
   warnings: string[];
   resolved: Record<string, unknown>;
@@ -123,6 +153,8 @@ export async function runRender(
   }
   const style = decided?.style ?? job.style;
   signal.throwIfAborted();
+  if (job.motion && style)
+    return animateRender(job, job.motion, style, capture, decided, stages, signal, timings);
   const composed = style
     ? await timed(timings, 'compose', () =>
         stages.compose({ style, captureDpr: job.page.deviceScaleFactor }, capture, signal),
@@ -142,6 +174,69 @@ export async function runRender(
     timings,
     finalUrl: capture.finalUrl,
     ...(capture.element ? { element: capture.element } : {}),
+    ...(decided ? { style: decided.style } : {}),
+    aiDecisions: decided?.decisions ?? {},
+  };
+}
+
+/** The video branch of `runRender`: the motion stage, then the video and its poster stored. */
+async function animateRender(
+  job: RenderJob,
+  motion: MotionPlan,
+  style: ResolvedStyle,
+  capture: PageCapture,
+  decided: AiOutcome | undefined,
+  stages: RenderStages,
+  signal: AbortSignal,
+  timings: Record<string, number>,
+): Promise<RenderOutput> {
+  const animate = stages.animate;
+  if (!animate) throw new Error('A video was asked for but no motion stage is configured');
+  const animated = await timed(timings, 'animate', () =>
+    animate(
+      { style, captureDpr: job.page.deviceScaleFactor, viewport: job.page.viewport, motion },
+      capture,
+      signal,
+    ),
+  );
+  Object.assign(timings, animated.timings);
+  signal.throwIfAborted();
+  const poster = await timed(timings, 'encode', () =>
+    stages.encode(animated.poster, {
+      ...job.output,
+      format: POSTER_FORMAT,
+      width: undefined,
+      height: undefined,
+    }),
+  );
+  const { video } = animated;
+  const file: RenderedFile = {
+    data: video.data,
+    width: video.width,
+    height: video.height,
+    format: motion.format,
+    contentType: video.contentType,
+  };
+  const blobKey = stages.blobKey(job.id, motion.format);
+  await timed(timings, 'store', async () => {
+    // The poster first: a stored video always has its poster.
+    await stages.store(stages.blobKey(job.id, POSTER_FORMAT), poster, signal);
+    await stages.store(blobKey, file, signal);
+  });
+  return {
+    image: file,
+    video: {
+      durationMs: Math.round((animated.frames / motion.fps) * 1000),
+      fps: motion.fps,
+      frames: animated.frames,
+      codec: video.codec,
+      posterFormat: POSTER_FORMAT,
+    },
+    blobKey,
+    warnings: [...capture.warnings, ...(decided?.warnings ?? []), ...animated.warnings],
+    resolved: animated.resolved,
+    timings,
+    finalUrl: capture.finalUrl,
     ...(decided ? { style: decided.style } : {}),
     aiDecisions: decided?.decisions ?? {},
   };

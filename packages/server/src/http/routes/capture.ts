@@ -71,7 +71,11 @@ export function captureHandlers(deps: {
     },
     getJob: async ({ principal, params }) => deps.jobs.get(principal.userId, params.id),
     getCapture: async ({ principal, query, reply }) => {
-      const submitted = await capture(captureBodyFromQuery(query), principal, reply);
+      const body = captureBodyFromQuery(query);
+      // A URL used as an <img> or <video> source cannot poll a job: a video it asks for renders
+      // now unless its payload says `async: true`.
+      const inline = query.response === 'redirect' || query.response === 'image';
+      const submitted = await capture(inline ? { async: false, ...body } : body, principal, reply);
       if (submitted.status === 'queued') return reply;
       const { result } = submitted;
       const mode = query.response ?? 'json';

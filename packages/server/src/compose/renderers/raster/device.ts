@@ -24,6 +24,49 @@ export async function rasterizeDeviceSvg(svg: string): Promise<RawImage> {
   return { data, width: rendered.width, height: rendered.height, channels: 4 };
 }
 
+/** A run of one row of a device raster: opaque pixels (copied) or partly transparent ones (blended). */
+interface Run {
+  from: number;
+  to: number;
+  opaque: boolean;
+}
+
+/**
+ * The non-transparent runs of each row of a device raster, found once per raster: a device is
+ * mostly its transparent screen, and a video draws the same device on every frame, so the
+ * draw visits only the bezel's pixels (a fifth of a MacBook's box) and copies its opaque runs.
+ */
+const runsOf = new WeakMap<RawImage, Run[][]>();
+
+function rowRuns(frame: RawImage): Run[][] {
+  const known = runsOf.get(frame);
+  if (known) return known;
+  const rows: Run[][] = [];
+  const src = frame.data;
+  for (let y = 0; y < frame.height; y++) {
+    const runs: Run[] = [];
+    let x = 0;
+    while (x < frame.width) {
+      const a = src[(y * frame.width + x) * 4 + 3] as number;
+      if (a === 0) {
+        x++;
+        continue;
+      }
+      const opaque = a === 255;
+      const from = x;
+      while (x < frame.width) {
+        const b = src[(y * frame.width + x) * 4 + 3] as number;
+        if (b === 0 || (b === 255) !== opaque) break;
+        x++;
+      }
+      runs.push({ from, to: x, opaque });
+    }
+    rows.push(runs);
+  }
+  runsOf.set(frame, rows);
+  return rows;
+}
+
 /**
  * Draws the device frame over the screenshot: its SVG rasterised once per device, finish and
  * size (cached), then blended at the device's rect, clipped to the canvas (cropped layouts run
@@ -41,18 +84,29 @@ export async function drawDevice(canvas: RawImage, device: SceneDevice, cache: F
   const { x0, y0, x1, y1 } = clip(canvas, { x: ox, y: oy, width: frame.width, height: frame.height });
   const src = frame.data;
   const dst = canvas.data;
+  const rows = rowRuns(frame);
   for (let y = y0; y < y1; y++) {
-    let s = ((y - oy) * frame.width + (x0 - ox)) * 4;
-    let d = (y * canvas.width + x0) * 4;
-    for (let x = x0; x < x1; x++, s += 4, d += 4) {
-      const a = src[s + 3] as number;
-      if (a === 0) continue;
-      if (a === 255) {
-        dst[d] = src[s] as number;
-        dst[d + 1] = src[s + 1] as number;
-        dst[d + 2] = src[s + 2] as number;
-        dst[d + 3] = 255;
-      } else blendPixel(dst, d, src[s] as number, src[s + 1] as number, src[s + 2] as number, a / 255);
+    for (const run of rows[y - oy] ?? []) {
+      const from = Math.max(x0, ox + run.from);
+      const to = Math.min(x1, ox + run.to);
+      if (to <= from) continue;
+      const s = ((y - oy) * frame.width + (from - ox)) * 4;
+      const d = (y * canvas.width + from) * 4;
+      if (run.opaque) {
+        src.copy(dst, d, s, s + (to - from) * 4);
+        continue;
+      }
+      for (let i = 0; i < to - from; i++) {
+        const k = s + i * 4;
+        blendPixel(
+          dst,
+          d + i * 4,
+          src[k] as number,
+          src[k + 1] as number,
+          src[k + 2] as number,
+          (src[k + 3] as number) / 255,
+        );
+      }
     }
   }
 }

@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import type { RawImage } from '../image/raw-image.ts';
+import { prepareScrollFrames } from './scroll-frames.ts';
+
+/** A page `height` px tall whose row y has red = y % 256 (so a frame's first row tells its scroll). */
+function rampPage(width: number, height: number): RawImage {
+  const data = Buffer.alloc(width * height * 4);
+  for (let y = 0; y < height; y++)
+    for (let x = 0; x < width; x++) data.set([y % 256, 0, 0, 255], (y * width + x) * 4);
+  return { data, width, height, channels: 4 };
+}
+
+function solid(width: number, height: number, rgba: [number, number, number, number]): RawImage {
+  const data = Buffer.alloc(width * height * 4);
+  for (let i = 0; i < width * height; i++) data.set(rgba, i * 4);
+  return { data, width, height, channels: 4 };
+}
+
+const at = (img: RawImage, x: number, y: number) => [
+  ...img.data.subarray((y * img.width + x) * 4, (y * img.width + x) * 4 + 4),
+];
+
+describe('scroll frames', () => {
+  it('shows the page at the scroll position, fitted to the screen once', async () => {
+    const frames = await prepareScrollFrames(rampPage(40, 200), [], 1, {
+      crop: { x: 0, y: 0, width: 40, height: 50 },
+      rect: { width: 40, height: 50 },
+    });
+    expect(at(frames.frameAt(30), 5, 0)[0]).toBe(30);
+    expect(at(frames.frameAt(30), 5, 49)[0]).toBe(79);
+    // Past the end: the last screenful, never rows beyond the page.
+    expect(at(frames.frameAt(500), 5, 49)[0]).toBe(199);
+  });
+
+  it('keeps a fixed part at its place and lets a sticky part stick at its top', async () => {
+    const fixed = {
+      image: solid(40, 4, [0, 0, 255, 255]),
+      rect: { x: 0, top: 0, width: 40, height: 4 },
+      position: 'fixed' as const,
+      stickTop: 0,
+    };
+    const sticky = {
+      image: solid(40, 3, [0, 255, 0, 255]),
+      rect: { x: 0, top: 20, width: 40, height: 3 },
+      position: 'sticky' as const,
+      stickTop: 4,
+    };
+    const frames = await prepareScrollFrames(rampPage(40, 200), [fixed, sticky], 1, {
+      crop: { x: 0, y: 0, width: 40, height: 50 },
+      rect: { width: 40, height: 50 },
+    });
+    const early = frames.frameAt(10);
+    expect(at(early, 3, 0)).toEqual([0, 0, 255, 255]); // the header
+    expect(at(early, 3, 10)).toEqual([0, 255, 0, 255]); // the bar, not stuck yet: 20 - 10
+    expect(at(early, 3, 5)[0]).toBe(15); // the page between them
+    const late = frames.frameAt(100);
+    expect(at(late, 3, 3)).toEqual([0, 0, 255, 255]);
+    expect(at(late, 3, 4)).toEqual([0, 255, 0, 255]); // stuck under the header
+    expect(at(late, 3, 7)[0]).toBe(107);
+  });
+
+  it('fits a wider capture (DPR 2) to a smaller screen', async () => {
+    const frames = await prepareScrollFrames(rampPage(80, 400), [], 2, {
+      crop: { x: 0, y: 0, width: 80, height: 100 },
+      rect: { width: 40, height: 50 },
+    });
+    const frame = frames.frameAt(20); // 40 device rows down, 20 screen rows
+    expect(frame.width).toBe(40);
+    expect(frame.height).toBe(50);
+    expect(Math.abs((at(frame, 10, 10)[0] ?? 0) - 60)).toBeLessThanOrEqual(2); // device row 60
+  });
+});
