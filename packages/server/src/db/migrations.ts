@@ -4,6 +4,7 @@ import { deviceLoginMigration } from './migrations/0005-device-login.ts';
 import { authProfilesMigration } from './migrations/0006-auth-profiles.ts';
 import { brandMigration } from './migrations/0007-brand.ts';
 import { videoMigration } from './migrations/0008-video.ts';
+import { creditLedgerStateMigration } from './migrations/0009-credit-ledger-state.ts';
 
 /**
  * Migrations, in order. Types are chosen to mean the same on SQLite and PostgreSQL: text,
@@ -195,6 +196,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0006_auth_profiles': authProfilesMigration,
   '0007_brand': brandMigration,
   '0008_video': videoMigration,
+  '0009_credit_ledger_state': creditLedgerStateMigration,
 };
 
 class StaticMigrationProvider implements MigrationProvider {
