@@ -12,7 +12,7 @@ export PATH := $(TOOLS_NODE)/bin:$(PATH)
 export npm_config_nodedir := $(TOOLS_NODE)
 endif
 
-.PHONY: install start test check lint format typecheck bench docs services clean fidelity fidelity-app
+.PHONY: install start test check lint format typecheck bench docs services clean fidelity fidelity-app faults
 
 install:
 	@bash scripts/install.sh
@@ -38,6 +38,13 @@ fidelity: install
 	  echo "==> fidelity run $$run of $(FIDELITY_RUNS)"; rm -rf test-output/fidelity; \
 	  npx vitest run --config vitest.fidelity.config.ts || { echo "==> fidelity run $$run failed"; exit 1; }; \
 	done; echo "==> $(FIDELITY_RUNS) fidelity run(s) passed"
+
+# The long fault scenarios (issue 41, test/faults/*.faults.test.ts): PostgreSQL down 20 s, the
+# object store hanging 30 s, Redis with persistence, failing webhook receivers, SIGTERM to every
+# process, Chromium killed and hung, a full image disk (as root: a tmpfs). Not part of `make
+# test`, which runs the short ones (test/faults/dependency-outages.test.ts); test/faults/README.md.
+faults: install
+	@npx vitest run --config vitest.faults.config.ts
 
 # Rebuilds the code-split app of the fidelity suite (test/fidelity/app-src -> pages/app, committed).
 fidelity-app: install

@@ -3,8 +3,9 @@ import { configDefaults, defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['packages/*/src/**/*.test.ts', 'test/**/*.test.ts'],
-    // The real-page fidelity suite runs on its own (`make fidelity`, vitest.fidelity.config.ts).
-    exclude: [...configDefaults.exclude, 'test/fidelity/**'],
+    // The real-page fidelity suite runs on its own (`make fidelity`, vitest.fidelity.config.ts),
+    // and so do the long fault scenarios (`make faults`, vitest.faults.config.ts).
+    exclude: [...configDefaults.exclude, 'test/fidelity/**', 'test/faults/**/*.faults.test.ts'],
     globalSetup: ['test/support/global-setup.ts'],
     reporters: ['default', './test/support/summary-reporter.ts'],
     testTimeout: 30_000,

@@ -14,7 +14,7 @@ describe('health, metrics, OpenAPI and the reference page', () => {
     expect((await t.request('GET', '/healthz')).json).toEqual({ status: 'ok' });
     const ready = await t.request('GET', '/readyz');
     expect(ready.status).toBe(200);
-    expect(ready.json).toEqual({ status: 'ready', checks: { database: 'ok' } });
+    expect(ready.json).toEqual({ status: 'ready', checks: { database: 'ok', blob_store: 'ok' } });
   });
 
   it('exposes request duration histograms by route in Prometheus text', async () => {

@@ -62,6 +62,9 @@ describe('rate limits shared through Redis', () => {
 
   it('reports Redis in readiness', async () => {
     const ready = await first.request('GET', '/readyz');
-    expect(ready.json).toEqual({ status: 'ready', checks: { database: 'ok', redis: 'ok' } });
+    expect(ready.json).toEqual({
+      status: 'ready',
+      checks: { database: 'ok', redis: 'ok', blob_store: 'ok' },
+    });
   });
 });

@@ -15,6 +15,14 @@ export interface ThrowawayService {
   stop(): Promise<void>;
 }
 
+/** A service the fault suite (test/faults/) can take down and bring back on the same port. */
+export interface RestartableService extends ThrowawayService {
+  /** Stops the server process (PostgreSQL: a fast shutdown, its clients cut), keeping its data dir. */
+  down(): Promise<void>;
+  /** Starts it again on the same port and waits until it answers. */
+  up(): Promise<void>;
+}
+
 const say = (message: string) => process.stderr.write(`==> ${message}\n`);
 
 async function freePort(): Promise<number> {
@@ -71,7 +79,7 @@ function asClusterOwner(command: string, args: string[]): [string, string[]] {
   return [RUNUSER, ['-u', 'postgres', '--', command, ...args]];
 }
 
-export async function startThrowawayPostgres(): Promise<ThrowawayService> {
+export async function startThrowawayPostgres(): Promise<RestartableService> {
   const bin = postgresBinDir();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vitrine-pg-'));
   const data = path.join(dir, 'data');
@@ -106,11 +114,33 @@ export async function startThrowawayPostgres(): Promise<ThrowawayService> {
     '-c full_page_writes=off',
     '-c max_connections=300',
   ].join(' ');
-  run('pg_ctl', ['-D', data, '-o', options, '-l', path.join(dir, 'server.log'), '-w', '-t', '120', 'start']);
-  await waitForPort(port, 'PostgreSQL');
+  let running = false;
+  const start = async () => {
+    if (running) return;
+    run('pg_ctl', [
+      '-D',
+      data,
+      '-o',
+      options,
+      '-l',
+      path.join(dir, 'server.log'),
+      '-w',
+      '-t',
+      '120',
+      'start',
+    ]);
+    await waitForPort(port, 'PostgreSQL');
+    running = true;
+  };
+  await start();
   run('createdb', ['-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', 'test']);
   return {
     url: `postgres://postgres@127.0.0.1:${port}/test`,
+    async down() {
+      run('pg_ctl', ['-D', data, '-m', 'fast', '-w', 'stop']);
+      running = false;
+    },
+    up: start,
     async stop() {
       try {
         run('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);
@@ -121,28 +151,42 @@ export async function startThrowawayPostgres(): Promise<ThrowawayService> {
   };
 }
 
-export async function startThrowawayRedis(): Promise<ThrowawayService> {
+/**
+ * A redis-server on a free port. Without `persistence` it keeps nothing across a restart (its
+ * queues come back empty); with it, an append-only file fsynced on every write in that directory.
+ */
+export async function startThrowawayRedis(
+  options: { persistence?: string } = {},
+): Promise<RestartableService> {
   const port = await freePort();
   say(`Starting a throwaway redis-server on 127.0.0.1:${port}`);
-  const child: ChildProcess = spawn(
-    'redis-server',
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'no'],
-    { stdio: 'ignore' },
-  );
-  const failed = new Promise<never>((_, reject) => {
-    child.once('error', (error) =>
-      reject(new Error(`redis-server could not start (${error.message}): run \`make install\` as root`)),
+  const durability = options.persistence
+    ? ['--dir', options.persistence, '--appendonly', 'yes', '--appendfsync', 'always']
+    : ['--appendonly', 'no'];
+  let child: ChildProcess | undefined;
+  const start = async () => {
+    if (child && child.exitCode === null && child.signalCode === null) return;
+    const current = spawn(
+      'redis-server',
+      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', ...durability, '--daemonize', 'no'],
+      { stdio: 'ignore' },
     );
-  });
-  failed.catch(() => undefined); // only the race below listens; a later exit is not an error here
-  await Promise.race([waitForPort(port, 'redis-server'), failed]);
-  return {
-    url: `redis://127.0.0.1:${port}`,
-    async stop() {
-      if (child.exitCode !== null) return;
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
-      await exited;
-    },
+    child = current;
+    const failed = new Promise<never>((_, reject) => {
+      current.once('error', (error) =>
+        reject(new Error(`redis-server could not start (${error.message}): run \`make install\` as root`)),
+      );
+    });
+    failed.catch(() => undefined); // only the race below listens; a later exit is not an error here
+    await Promise.race([waitForPort(port, 'redis-server'), failed]);
   };
+  const stop = async () => {
+    const current = child;
+    if (!current || current.exitCode !== null || current.signalCode !== null) return;
+    const exited = new Promise((resolve) => current.once('exit', resolve));
+    current.kill('SIGTERM');
+    await exited;
+  };
+  await start();
+  return { url: `redis://127.0.0.1:${port}`, stop, down: stop, up: start };
 }

@@ -71,7 +71,11 @@ export const ERROR_CODES = {
     description: 'Device flow: polled sooner than `interval`; the interval grows by 5 s.',
   },
   internal_error: { status: 500, description: 'Unexpected failure; the message never leaks internals.' },
-  overloaded: { status: 503, description: 'The render queue is full; `retry_after` seconds.' },
+  overloaded: {
+    status: 503,
+    description:
+      'The render queue is full, or a service the request needs (database, Redis, object store, image disk) is unavailable for now: `details.dependency` names it. Retry after `retry_after` seconds.',
+  },
 } as const satisfies Record<string, { status: number; description: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -99,6 +99,7 @@ export const AUTHENTICATED_ROUTE_ERRORS: readonly ErrorCode[] = [
   'forbidden_scope',
   'rate_limited',
   'internal_error',
+  'overloaded',
 ];
 
 function defineRoutes<const T extends Record<string, RouteDefinition>>(routes: T): T {

@@ -55,9 +55,11 @@ import { createWebSessionsRepository } from './db/web-sessions-repository.ts';
 import { configureSharp } from './encode/configure-sharp.ts';
 import { decodeToRaw } from './encode/decode-image.ts';
 import { previewImage } from './encode/preview-image.ts';
+import { AppError } from './errors/app-error.ts';
+import { dependencyOf } from './errors/dependency-outage.ts';
 import { buildHttpServer, closeHttpServer } from './http/build-http-server.ts';
 import { registerCdnRoutes } from './http/cdn-routes.ts';
-import { createMetrics } from './http/metrics.ts';
+import { createMetrics, type Metrics } from './http/metrics.ts';
 import { createRateLimiter } from './http/rate-limiter.ts';
 import { createRequestGuard } from './http/request-guard.ts';
 import { accountHandlers } from './http/routes/account.ts';
@@ -94,6 +96,7 @@ import { createSealedBox } from './secrets/sealed-box.ts';
 import type { BlobStore } from './storage/blob-store.ts';
 import { createCachedBlobStore } from './storage/cached-blob-store.ts';
 import { createLocalBlobStore } from './storage/local-blob-store.ts';
+import { storageReadiness } from './storage/storage-readiness.ts';
 import { registerBackgroundsPage } from './web/backgrounds-page.ts';
 import { WRONG_CODE_LIMIT } from './web/device-pages.ts';
 import { registerWebPages } from './web/register-web-pages.ts';
@@ -211,14 +214,21 @@ export async function openCore(config: Config, options: AppOptions = {}) {
  * its start.
  */
 
-async function openBlobStore(config: Config): Promise<BlobStore> {
+async function openBlobStore(config: Config): Promise<{ blobStore: BlobStore; readiness: Readiness }> {
   const store =
     config.storage.kind === 'local'
       ? createLocalBlobStore({ root: config.storage.root })
       : (await import('./storage/s3-blob-store.ts')).createS3BlobStore(config.storage);
+  const root = config.storage.kind === 'local' ? config.storage.root : '';
   // Render blobs never change once written, so a bounded memory cache in front is safe (CDN, P4).
-  return createCachedBlobStore(store);
+  // Readiness asks the store itself, not the cache.
+  return {
+    blobStore: createCachedBlobStore(store),
+    readiness: storageReadiness(config.storage.kind, store, root),
+  };
 }
+
+type Readiness = ReturnType<typeof storageReadiness>;
 
 async function connectRedis(url: string): Promise<Redis> {
   const { Redis } = await import('ioredis');
@@ -238,6 +248,33 @@ async function queueOpener(config: Config, core: Awaited<ReturnType<typeof openC
     createEmbeddedJobQueue<T>({ ...settings, db, engine, name, clock: core.clock });
 }
 
+/** Render errors already counted by the job's render wrapper (the consumer sees them again). */
+const countedFailures = new WeakSet<object>();
+
+/**
+ * The dependency a failed job attempt is blamed on for /metrics: a driver or storage outage, or
+ * the browser for `render_failed` (a browser that died, a page that crashed or hung).
+ */
+function failedDependency(error: unknown, operation: 'job' | 'webhook'): string | undefined {
+  const dependency = dependencyOf(error);
+  if (dependency) return dependency;
+  // A delivery that failed for no reason of ours failed at the receiver.
+  if (operation === 'webhook') return 'webhook_receiver';
+  if (
+    error instanceof AppError &&
+    error.code === 'capture_failed' &&
+    error.details?.reason === 'render_failed'
+  ) {
+    return 'browser';
+  }
+  return undefined;
+}
+
+function countJobFailure(metrics: Metrics, operation: 'job' | 'webhook', error: unknown): void {
+  const dependency = failedDependency(error, operation);
+  if (dependency) metrics.dependencyFailures.inc({ dependency, operation });
+}
+
 /**
  * The composition root: the only place that picks concrete adapters (SQLite or PostgreSQL,
  * memory or Redis, local disk or S3) and wires them into the HTTP server. No logic of its own.
@@ -249,7 +286,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   configureSharp();
   const redis = config.redisUrl ? await connectRedis(config.redisUrl) : undefined;
   const metrics = createMetrics();
-  const blobStore = await openBlobStore(config);
+  const { blobStore, readiness: storageReady } = await openBlobStore(config);
 
   const policy = createTargetPolicy({ ...config.network, resolver: options.resolver });
   const guardedFetch = createGuardedFetch(policy);
@@ -346,6 +383,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     compose,
     decide: createAiStep({ provider: aiProvider, guardedFetch, blobStore }),
     blobStore,
+    storeDependency: config.storage.kind === 'local' ? 'blob_store' : 'object_store',
     pageCache: createPageCaptureCache({
       maxBytes: config.browser.pageCacheMegabytes * 1024 * 1024,
       maxAgeMs: config.browser.pageCacheMaxAgeSeconds * 1000,
@@ -393,7 +431,12 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     service: jobService,
     captureQueue,
     webhookQueue: openQueue('webhooks', webhookQueueSettings(config)),
-    render: captures.runQueued,
+    render: (input, signal) =>
+      captures.runQueued(input, signal).catch((error: unknown) => {
+        countedFailures.add(error as object);
+        countJobFailure(metrics, 'job', error);
+        throw error;
+      }),
     failed: captures.failQueued,
     guardedFetch,
     signingSecret: createWebhookSecretLookup({
@@ -404,6 +447,18 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     }),
     userAgent: `Vitrine/${VERSION}`,
     onError: (error, context) => logger.warn({ err: error, context }, 'job error'),
+    onFailure: (queue, error, outcome) => {
+      const operation = queue === 'webhooks' ? 'webhook' : 'job';
+      if (!(typeof error === 'object' && error !== null && countedFailures.has(error))) {
+        countJobFailure(metrics, operation, error);
+      }
+      const dependency = failedDependency(error, operation);
+      if (outcome === 'retrying' && dependency) metrics.dependencyRetries.inc({ dependency, operation });
+    },
+    onSwept: (counts) => {
+      for (const [queue, n] of Object.entries(counts)) if (n > 0) metrics.jobsRequeued.inc({ queue }, n);
+      logger.warn({ counts }, 'sweep re-queued or settled jobs its queue had lost');
+    },
   });
 
   // Device login, web sessions and key management (issue 11).
@@ -475,6 +530,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
         await sql`select 1`.execute(core.database.db);
       },
       ...(redis ? { redis: async () => void (await redis.ping()) } : {}),
+      [storageReady.name]: storageReady.check,
     },
   });
   registerCdnRoutes(http, { blobStore, preview: (encoded) => previewImage(encoded) });

@@ -1478,6 +1478,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `overloaded`: The render queue is full, or a service the request needs (database, Redis, object store, image disk) is unavailable for now: `details.dependency` names it. Retry after `retry_after` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (the same as `error.retry_after`) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listAuthProfiles: {
@@ -1552,6 +1563,17 @@ export interface operations {
             /** @description `internal_error`: Unexpected failure; the message never leaks internals. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `overloaded`: The render queue is full, or a service the request needs (database, Redis, object store, image disk) is unavailable for now: `details.dependency` names it. Retry after `retry_after` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (the same as `error.retry_after`) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1651,6 +1673,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `overloaded`: The render queue is full, or a service the request needs (database, Redis, object store, image disk) is unavailable for now: `details.dependency` names it. Retry after `retry_after` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (the same as `error.retry_after`) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getAuthProfile: {
@@ -1727,6 +1760,17 @@ export interface operations {
             /** @description `internal_error`: Unexpected failure; the message never leaks internals. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `overloaded`: The render queue is full, or a service the request needs (database, Redis, object store, image disk) is unavailable for now: `details.dependency` names it. Retry after `retry_after` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (the same as `error.retry_after`) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1822,6 +1866,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `overloaded`: The render queue is full, or a service the request needs (database, Redis, object store, image disk) is unavailable for now: `details.dependency` names it. Retry after `retry_after` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (the same as `error.retry_after`) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     updateAuthProfile: {
@@ -1911,6 +1966,17 @@ export interface operations {
             /** @description `internal_error`: Unexpected failure; the message never leaks internals. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `overloaded`: The render queue is full, or a service the request needs (database, Redis, object store, image disk) is unavailable for now: `details.dependency` names it. Retry after `retry_after` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (the same as `error.retry_after`) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2032,7 +2098,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `overloaded`: The render queue is full; `retry_after` seconds. */
+            /** @description `overloaded`: The render queue is full, or a service the request needs (database, Redis, object store, image disk) is unavailable for now: `details.dependency` names it. Retry after `retry_after` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again (the same as `error.retry_after`) */
@@ -2121,6 +2187,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `overloaded`: The render queue is full, or a service the request needs (database, Redis, object store, image disk) is unavailable for now: `details.dependency` names it. Retry after `retry_after` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (the same as `error.retry_after`) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listBackgroundPacks: {
@@ -2184,6 +2261,17 @@ export interface operations {
             /** @description `internal_error`: Unexpected failure; the message never leaks internals. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `overloaded`: The render queue is full, or a service the request needs (database, Redis, object store, image disk) is unavailable for now: `details.dependency` names it. Retry after `retry_after` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (the same as `error.retry_after`) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2354,7 +2442,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `overloaded`: The render queue is full; `retry_after` seconds. */
+            /** @description `overloaded`: The render queue is full, or a service the request needs (database, Redis, object store, image disk) is unavailable for now: `details.dependency` names it. Retry after `retry_after` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again (the same as `error.retry_after`) */
@@ -2481,7 +2569,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `overloaded`: The render queue is full; `retry_after` seconds. */
+            /** @description `overloaded`: The render queue is full, or a service the request needs (database, Redis, object store, image disk) is unavailable for now: `details.dependency` names it. Retry after `retry_after` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again (the same as `error.retry_after`) */
@@ -2557,6 +2645,17 @@ export interface operations {
             /** @description `internal_error`: Unexpected failure; the message never leaks internals. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `overloaded`: The render queue is full, or a service the request needs (database, Redis, object store, image disk) is unavailable for now: `details.dependency` names it. Retry after `retry_after` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (the same as `error.retry_after`) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2643,6 +2742,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `overloaded`: The render queue is full, or a service the request needs (database, Redis, object store, image disk) is unavailable for now: `details.dependency` names it. Retry after `retry_after` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (the same as `error.retry_after`) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listFonts: {
@@ -2717,6 +2827,17 @@ export interface operations {
             /** @description `internal_error`: Unexpected failure; the message never leaks internals. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `overloaded`: The render queue is full, or a service the request needs (database, Redis, object store, image disk) is unavailable for now: `details.dependency` names it. Retry after `retry_after` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (the same as `error.retry_after`) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2801,6 +2922,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `overloaded`: The render queue is full, or a service the request needs (database, Redis, object store, image disk) is unavailable for now: `details.dependency` names it. Retry after `retry_after` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (the same as `error.retry_after`) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listKeys: {
@@ -2864,6 +2996,17 @@ export interface operations {
             /** @description `internal_error`: Unexpected failure; the message never leaks internals. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `overloaded`: The render queue is full, or a service the request needs (database, Redis, object store, image disk) is unavailable for now: `details.dependency` names it. Retry after `retry_after` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (the same as `error.retry_after`) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2948,6 +3091,17 @@ export interface operations {
             /** @description `internal_error`: Unexpected failure; the message never leaks internals. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `overloaded`: The render queue is full, or a service the request needs (database, Redis, object store, image disk) is unavailable for now: `details.dependency` names it. Retry after `retry_after` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (the same as `error.retry_after`) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3043,6 +3197,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `overloaded`: The render queue is full, or a service the request needs (database, Redis, object store, image disk) is unavailable for now: `details.dependency` names it. Retry after `retry_after` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (the same as `error.retry_after`) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listProjects: {
@@ -3106,6 +3271,17 @@ export interface operations {
             /** @description `internal_error`: Unexpected failure; the message never leaks internals. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `overloaded`: The render queue is full, or a service the request needs (database, Redis, object store, image disk) is unavailable for now: `details.dependency` names it. Retry after `retry_after` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (the same as `error.retry_after`) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3212,6 +3388,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `overloaded`: The render queue is full, or a service the request needs (database, Redis, object store, image disk) is unavailable for now: `details.dependency` names it. Retry after `retry_after` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (the same as `error.retry_after`) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getProject: {
@@ -3286,6 +3473,17 @@ export interface operations {
             /** @description `internal_error`: Unexpected failure; the message never leaks internals. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `overloaded`: The render queue is full, or a service the request needs (database, Redis, object store, image disk) is unavailable for now: `details.dependency` names it. Retry after `retry_after` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (the same as `error.retry_after`) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3397,6 +3595,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `overloaded`: The render queue is full, or a service the request needs (database, Redis, object store, image disk) is unavailable for now: `details.dependency` names it. Retry after `retry_after` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (the same as `error.retry_after`) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     refreshProjectBrand: {
@@ -3486,6 +3695,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `overloaded`: The render queue is full, or a service the request needs (database, Redis, object store, image disk) is unavailable for now: `details.dependency` names it. Retry after `retry_after` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (the same as `error.retry_after`) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getProjectBrandStatus: {
@@ -3563,6 +3783,17 @@ export interface operations {
             /** @description `internal_error`: Unexpected failure; the message never leaks internals. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `overloaded`: The render queue is full, or a service the request needs (database, Redis, object store, image disk) is unavailable for now: `details.dependency` names it. Retry after `retry_after` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (the same as `error.retry_after`) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3658,6 +3889,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `overloaded`: The render queue is full, or a service the request needs (database, Redis, object store, image disk) is unavailable for now: `details.dependency` names it. Retry after `retry_after` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (the same as `error.retry_after`) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getProjectSigningSecret: {
@@ -3735,6 +3977,17 @@ export interface operations {
             /** @description `internal_error`: Unexpected failure; the message never leaks internals. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `overloaded`: The render queue is full, or a service the request needs (database, Redis, object store, image disk) is unavailable for now: `details.dependency` names it. Retry after `retry_after` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (the same as `error.retry_after`) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3831,6 +4084,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `overloaded`: The render queue is full, or a service the request needs (database, Redis, object store, image disk) is unavailable for now: `details.dependency` names it. Retry after `retry_after` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (the same as `error.retry_after`) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     ensureDefaultProject: {
@@ -3903,6 +4167,17 @@ export interface operations {
             /** @description `internal_error`: Unexpected failure; the message never leaks internals. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `overloaded`: The render queue is full, or a service the request needs (database, Redis, object store, image disk) is unavailable for now: `details.dependency` names it. Retry after `retry_after` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (the same as `error.retry_after`) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4016,7 +4291,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `overloaded`: The render queue is full; `retry_after` seconds. */
+            /** @description `overloaded`: The render queue is full, or a service the request needs (database, Redis, object store, image disk) is unavailable for now: `details.dependency` names it. Retry after `retry_after` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again (the same as `error.retry_after`) */
@@ -4088,6 +4363,17 @@ export interface operations {
             /** @description `internal_error`: Unexpected failure; the message never leaks internals. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `overloaded`: The render queue is full, or a service the request needs (database, Redis, object store, image disk) is unavailable for now: `details.dependency` names it. Retry after `retry_after` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (the same as `error.retry_after`) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {

@@ -28,6 +28,14 @@ export const queueSection = section('Queue and webhooks', {
     description: 'Longest wait before a worker looks for jobs queued by another process.',
     defaultText: '500',
   }),
+  jobSweepMs: variable({
+    env: 'VITRINE_JOB_SWEEP_MS',
+    schema: positiveInt.min(500).max(3_600_000),
+    form: 'milliseconds, from 500 to 3600000',
+    description:
+      'How often a worker re-queues accepted jobs and webhook deliveries its queue no longer holds (Redis restarted without persistence, an enqueue that failed).',
+    defaultText: '30000',
+  }),
   webhookTimeoutMs: variable({
     env: 'VITRINE_WEBHOOK_TIMEOUT_MS',
     schema: positiveInt.max(120_000),

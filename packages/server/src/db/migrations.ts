@@ -5,6 +5,7 @@ import { authProfilesMigration } from './migrations/0006-auth-profiles.ts';
 import { brandMigration } from './migrations/0007-brand.ts';
 import { videoMigration } from './migrations/0008-video.ts';
 import { captureMetadataMigration } from './migrations/0009-capture-metadata.ts';
+import { creditLedgerStateMigration } from './migrations/0010-credit-ledger-state.ts';
 
 /**
  * Migrations, in order. Types are chosen to mean the same on SQLite and PostgreSQL: text,
@@ -197,6 +198,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0007_brand': brandMigration,
   '0008_video': videoMigration,
   '0009_capture_metadata': captureMetadataMigration,
+  '0010_credit_ledger_state': creditLedgerStateMigration,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

@@ -3,6 +3,7 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import type { DatabaseConfig } from '../config/load-config.ts';
+import { tagDependency } from '../errors/dependency-outage.ts';
 import { migrateToLatest } from './migrations.ts';
 import type { Database, Db } from './tables.ts';
 
@@ -62,8 +63,26 @@ export async function openDatabase(
   const pool = new pg.Pool({
     connectionString: config.url,
     max: 10,
+    // A database that does not accept a connection within 5 s fails the request (a 503 naming
+    // the database) instead of holding it until the client gives up (issue 41).
+    connectionTimeoutMillis: 5000,
     ...(schema === undefined ? {} : { options: `-c search_path=${schema}` }),
   });
+  // An idle pooled connection cut by the server (a restart, a failover) is dropped from the
+  // pool and reported here; without a listener the 'error' event would end the process.
+  pool.on('error', () => undefined);
+  // The same for a connection cut while checked out between two queries (inside a transaction):
+  // pg-pool removes its own listener while the client is out; the next query on that client
+  // fails with "Client has encountered a connection error", which the request reports.
+  pool.on('connect', (client) => client.on('error', () => undefined));
+  const connect = pool.connect.bind(pool);
+  // Failures to connect are the database's being unavailable: tagged for the 503 and /metrics.
+  pool.connect = ((callback?: unknown) => {
+    if (typeof callback === 'function') return connect(callback as never);
+    return connect().catch((error: unknown) => {
+      throw tagDependency(error, 'database');
+    });
+  }) as typeof pool.connect;
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   await migrateToLatest(db as Kysely<unknown>, schema);
   return { db, engine: 'postgres', close: () => db.destroy() };

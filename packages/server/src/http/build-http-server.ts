@@ -12,7 +12,7 @@ import { AppError } from '../errors/app-error.ts';
 import { registerApiReference } from '../web/api-reference.ts';
 import { collectAllowedMethods } from './allowed-methods.ts';
 import { ignoreEmptyBodies } from './empty-body.ts';
-import { sendError } from './error-response.ts';
+import { sendError, toAppError } from './error-response.ts';
 import { answerClientError, routerError } from './framework-errors.ts';
 import type { Metrics } from './metrics.ts';
 import { finishOpenApiDocument } from './openapi-document.ts';
@@ -32,6 +32,17 @@ export interface HttpServerOptions {
   guard: Parameters<typeof registerRoutes>[2];
   /** Named readiness checks for /readyz; each throws when its dependency is not usable. */
   readinessChecks: Record<string, () => Promise<void>>;
+}
+
+/** Longest wait for one dependency's readiness check. */
+const READINESS_TIMEOUT_MS = 3000;
+
+function withTimeout(work: Promise<void>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
 }
 
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -100,7 +111,13 @@ export async function buildHttpServer(options: HttpServerOptions): Promise<Fasti
       reply.elapsedTime / 1000,
     );
   });
-  app.setErrorHandler((error, request, reply) => sendError(error, request, reply));
+  app.setErrorHandler((error, request, reply) => {
+    const dependency = toAppError(error).details?.dependency;
+    if (typeof dependency === 'string') {
+      options.metrics.dependencyFailures.inc({ dependency, operation: 'request' });
+    }
+    return sendError(error, request, reply);
+  });
   app.setNotFoundHandler((request, reply) =>
     allowedMethods.answer(
       request,
@@ -134,18 +151,21 @@ export async function buildHttpServer(options: HttpServerOptions): Promise<Fasti
 
   const hidden = { schema: { hide: true } };
   app.get('/healthz', hidden, async () => ({ status: 'ok' }));
+  // Every dependency is checked at once, each within READINESS_TIMEOUT_MS: a dependency that
+  // hangs (an object store that stopped answering) is reported as failing, not as a hung probe.
   app.get('/readyz', hidden, async (_request, reply) => {
-    const checks: Record<string, string> = {};
-    let ready = true;
-    for (const [name, check] of Object.entries(options.readinessChecks)) {
-      try {
-        await check();
-        checks[name] = 'ok';
-      } catch {
-        checks[name] = 'failing';
-        ready = false;
-      }
-    }
+    const entries = await Promise.all(
+      Object.entries(options.readinessChecks).map(async ([name, check]) => {
+        const ok = await withTimeout(check(), READINESS_TIMEOUT_MS).then(
+          () => true,
+          () => false,
+        );
+        options.metrics.dependencyUp.set({ dependency: name }, ok ? 1 : 0);
+        return [name, ok ? 'ok' : 'failing'] as const;
+      }),
+    );
+    const checks = Object.fromEntries(entries);
+    const ready = entries.every(([, state]) => state === 'ok');
     return reply.code(ready ? 200 : 503).send({ status: ready ? 'ready' : 'not_ready', checks });
   });
   app.get('/metrics', hidden, async (_request, reply) =>

@@ -3,6 +3,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
 import { AppError } from '../errors/app-error.ts';
+import { dependencyOf, dependencyUnavailable } from '../errors/dependency-outage.ts';
 
 interface ValidationIssue {
   path: string;
@@ -87,7 +88,11 @@ export function invalidParamsFromZod(error: z.ZodError): AppError {
 
 /** Turns anything thrown while handling a request into an AppError of the contract's table. */
 export function toAppError(error: unknown): AppError {
-  if (error instanceof AppError) return error;
+  if (error instanceof AppError) {
+    // An unexpected failure caused by a dependency that is down is a 503 the client can retry.
+    const dependency = error.code === 'internal_error' ? dependencyOf(error.cause) : undefined;
+    return dependency ? dependencyUnavailable(dependency, error) : error;
+  }
   if (hasZodFastifySchemaValidationErrors(error)) {
     return validationError(error as unknown as { validation: ZodLikeIssue[]; validationContext?: string });
   }
@@ -127,6 +132,8 @@ export function toAppError(error: unknown): AppError {
     // quote the request, so it is logged, not sent.
     return new AppError('bad_request', 'The request could not be processed as sent', { cause: error });
   }
+  const dependency = dependencyOf(error);
+  if (dependency) return dependencyUnavailable(dependency, error);
   return new AppError('internal_error', 'Something went wrong on our side', { cause: error });
 }
 

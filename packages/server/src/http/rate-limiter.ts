@@ -36,7 +36,14 @@ export function createRateLimiter(config: RateLimitConfig, redis: Redis | undefi
     limiters.set(
       bucket,
       redis
-        ? new RateLimiterRedis({ ...options, storeClient: redis, useRedisPackage: false })
+        ? new RateLimiterRedis({
+            ...options,
+            storeClient: redis,
+            useRedisPackage: false,
+            // While Redis is down each process counts on its own (issue 41): requests go on
+            // being limited and answered instead of all failing with Redis.
+            insuranceLimiter: new RateLimiterMemory(options),
+          })
         : new RateLimiterMemory(options),
     );
   }

@@ -23,7 +23,7 @@ function errorResponses(route: RouteDefinition): Record<number, unknown> {
   const shared: readonly ErrorCode[] =
     route.access.kind !== 'public'
       ? AUTHENTICATED_ROUTE_ERRORS
-      : ['unauthorized', 'rate_limited', 'internal_error'];
+      : ['unauthorized', 'rate_limited', 'internal_error', 'overloaded'];
   const codes = new Set<ErrorCode>([...route.errors, ...shared, ...methodErrors(route)]);
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of codes) {

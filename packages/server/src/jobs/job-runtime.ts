@@ -1,19 +1,26 @@
+import { refundStaleReservations } from '../billing/stale-reservations.ts';
 import type { Clock } from '../clock.ts';
 import type { Config } from '../config/load-config.ts';
+import { createCreditLedgerRepository } from '../db/credit-ledger-repository.ts';
 import { createJobsRepository, createWebhookDeliveriesRepository } from '../db/jobs-repository.ts';
 import type { Db } from '../db/tables.ts';
 import type { GuardedFetch } from '../netpolicy/guarded-fetch.ts';
 import { type JobConsumer, startJobConsumer } from '../queue/job-consumer.ts';
-import type { JobQueue, JobQueueSettings } from '../queue/job-queue.ts';
+import type { FailOutcome, JobQueue, JobQueueSettings } from '../queue/job-queue.ts';
 import type { CaptureJobPayload, JobService } from './job-service.ts';
+import { type JobSweeper, startJobSweeper } from './job-sweeper.ts';
 import { createJobWorker, type FailQueuedCapture, type RunQueuedCapture } from './job-worker.ts';
 import {
   createWebhookDeliverer,
   recoverWebhookDeliveries,
+  sweepWebhookDeliveries,
   type WebhookJobPayload,
 } from './webhook-delivery.ts';
 import { WEBHOOK_RETRY_DELAYS_MS, webhookBackoff, webhookMaxAttempts } from './webhook-schedule.ts';
 import type { WebhookSecretLookup } from './webhook-secret.ts';
+
+/** A reservation unsettled this long after the capture deadline is refunded by the sweep. */
+const STALE_RESERVATION_MARGIN_MS = 60_000;
 
 /** Queue settings of the two queues; the adapter (embedded or BullMQ) is picked by app.ts. */
 export function captureQueueSettings(config: Config): JobQueueSettings {
@@ -43,6 +50,10 @@ export interface JobRuntimeDeps {
   signingSecret: WebhookSecretLookup;
   userAgent: string;
   onError: (error: unknown, context: string) => void;
+  /** A failed attempt of a job (`captures`) or a webhook delivery (`webhooks`), for the metrics. */
+  onFailure?: (queue: 'captures' | 'webhooks', error: unknown, outcome: FailOutcome) => void;
+  /** What a sweep re-queued or settled (job-sweeper.ts), for the metrics and the log. */
+  onSwept?: (counts: Record<string, number>) => void;
 }
 
 export interface JobRuntime {
@@ -63,13 +74,13 @@ export function createJobRuntime(deps: JobRuntimeDeps): JobRuntime {
   const deliveries = createWebhookDeliveriesRepository(deps.db);
   const { service } = deps;
   const consumers: JobConsumer[] = [];
+  let sweeper: JobSweeper | undefined;
 
   return {
     service,
     async start({ consume }) {
       await service.recover();
       await recoverWebhookDeliveries(deliveries, webhookQueue);
-      if (!consume) return;
       const worker = createJobWorker({
         jobs,
         render: deps.render,
@@ -77,6 +88,31 @@ export function createJobRuntime(deps: JobRuntimeDeps): JobRuntime {
         webhooks: webhookQueue,
         clock: deps.clock,
       });
+      // Every process sweeps (idempotent): an API-only deployment's reservations too.
+      const ledger = createCreditLedgerRepository(deps.db);
+      const staleAfterMs = config.browser.captureTimeoutMs + STALE_RESERVATION_MARGIN_MS;
+      sweeper = startJobSweeper({
+        everyMs: config.queue.jobSweepMs,
+        sweep: async () => {
+          const jobsSwept = await service.sweep((jobId) => worker.settleAbandoned(jobId));
+          const webhooks = await sweepWebhookDeliveries(deliveries, webhookQueue);
+          const now = deps.clock();
+          const reservations = await refundStaleReservations(
+            deps.db,
+            (id) => ledger.refund(id, now.toISOString()),
+            new Date(now.getTime() - staleAfterMs).toISOString(),
+          );
+          return {
+            captures: jobsSwept.requeued,
+            captures_settled: jobsSwept.settled,
+            webhooks,
+            stale_reservations: reservations,
+          };
+        },
+        onSwept: deps.onSwept,
+        onError: (error) => deps.onError(error, 'job sweep'),
+      });
+      if (!consume) return;
       const common = {
         pollIntervalMs: config.queue.pollIntervalMs,
         renewEveryMs: Math.floor(config.queue.jobLeaseMs / 3),
@@ -88,6 +124,7 @@ export function createJobRuntime(deps: JobRuntimeDeps): JobRuntime {
           concurrency: config.queue.workerConcurrency,
           shutdownGraceMs: config.browser.captureTimeoutMs,
           onExhausted: worker.onExhausted,
+          onFailure: (error, outcome) => deps.onFailure?.('captures', error, outcome),
         }),
         startJobConsumer(
           webhookQueue,
@@ -99,11 +136,17 @@ export function createJobRuntime(deps: JobRuntimeDeps): JobRuntime {
             userAgent: deps.userAgent,
             signingSecret: deps.signingSecret,
           }),
-          { ...common, concurrency: 4, shutdownGraceMs: config.queue.webhookTimeoutMs },
+          {
+            ...common,
+            concurrency: 4,
+            shutdownGraceMs: config.queue.webhookTimeoutMs,
+            onFailure: (error, outcome) => deps.onFailure?.('webhooks', error, outcome),
+          },
         ),
       );
     },
     async close() {
+      await sweeper?.close();
       await Promise.all(consumers.splice(0).map((consumer) => consumer.close()));
       await captureQueue.close();
       await webhookQueue.close();

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { CaptureResult, Job, JobAccepted } from '@vitrine/contract';
 import type { Principal } from '../auth/authenticate.ts';
 import { type ResolvedCapture, serialiseResolvedCapture } from '../captures/resolved-capture.ts';
@@ -7,6 +8,9 @@ import type { JobRow, JobsRepository } from '../db/jobs-repository.ts';
 import { notFound } from '../errors/app-error.ts';
 import { newId } from '../ids.ts';
 import type { JobQueue } from '../queue/job-queue.ts';
+
+/** Longest wait for the queue to take a new job before the 202 goes out anyway. */
+const ENQUEUE_WAIT_MS = 2000;
 
 /** What the capture queue carries: just the id; the job record holds the rest. */
 export interface CaptureJobPayload {
@@ -70,11 +74,11 @@ export function createJobService(deps: JobServiceDeps) {
       created_at: isoNow(clock),
       completed_at: null,
     });
-    try {
-      await queue.enqueue(id, { jobId: id });
-    } catch (error) {
-      deps.onEnqueueError?.(error, id);
-    }
+    // A queue that is down (Redis restarting) must not hold the 202: the record is the job, and
+    // the sweeper (job-sweeper.ts) queues it again if this enqueue never lands.
+    const enqueued = queue.enqueue(id, { jobId: id });
+    enqueued.catch((error: unknown) => deps.onEnqueueError?.(error, id));
+    await Promise.race([enqueued.catch(() => undefined), sleep(ENQUEUE_WAIT_MS)]);
     return { job_id: id as JobAccepted['job_id'], status: 'pending' };
   }
 
@@ -92,7 +96,33 @@ export function createJobService(deps: JobServiceDeps) {
     return ids.length;
   }
 
-  return { enqueue, get, recover };
+  /**
+   * The sweep (job-sweeper.ts): every pending job the queue does not hold is queued again (Redis
+   * restarted without persistence, an enqueue that never landed), and every pending job the queue
+   * gave up on is handed to `settle` (its failure could not be recorded then, e.g. the database
+   * was down). Returns how many of each.
+   */
+  async function sweep(
+    settle: (jobId: string) => Promise<void>,
+    batch = 1000,
+  ): Promise<{ requeued: number; settled: number }> {
+    const ids = await jobs.pendingIds(batch);
+    let requeued = 0;
+    let settled = 0;
+    for (const id of ids) {
+      const state = await queue.state(id);
+      if (state === 'missing') {
+        await queue.enqueue(id, { jobId: id });
+        requeued++;
+      } else if (state === 'failed') {
+        await settle(id);
+        settled++;
+      }
+    }
+    return { requeued, settled };
+  }
+
+  return { enqueue, get, recover, sweep };
 }
 
 export type JobService = ReturnType<typeof createJobService>;

@@ -27,6 +27,8 @@ export interface JobWorkerDeps {
 
 const GENERIC_FAILURE = 'The capture could not be completed';
 const GAVE_UP = 'The capture could not be completed: its workers stopped repeatedly';
+const UNAVAILABLE =
+  'The capture could not be completed: a service it needs (database, queue or storage) was unavailable during every attempt';
 
 /** The outbox id of a job's event: one per job, stable across retries (`webhook-id`). */
 export function webhookIdOf(jobId: string): string {
@@ -146,12 +148,21 @@ export function createJobWorker(deps: JobWorkerDeps) {
 
   /** A job whose workers kept dying: fails it for good (its credits go back). */
   async function onExhausted(lease: JobLease<CaptureJobPayload>): Promise<void> {
-    const row = await jobs.findById(lease.payload.jobId);
-    if (row?.status !== 'pending') return;
-    await fail(row, GAVE_UP);
+    await settleAbandoned(lease.payload.jobId, GAVE_UP);
   }
 
-  return { handle, onExhausted };
+  /**
+   * A pending job its queue gave up on: failed for good, credits refunded. From the sweep
+   * (job-sweeper.ts) the queue gave up while the job's failure could not be recorded, which
+   * means the database was down: the message says a service was unavailable.
+   */
+  async function settleAbandoned(jobId: string, message = UNAVAILABLE): Promise<void> {
+    const row = await jobs.findById(jobId);
+    if (row?.status !== 'pending') return;
+    await fail(row, message);
+  }
+
+  return { handle, onExhausted, settleAbandoned };
 }
 
 export type JobWorker = ReturnType<typeof createJobWorker>;

@@ -114,3 +114,22 @@ export async function recoverWebhookDeliveries(
   for (const deliveryId of ids) await queue.enqueue(deliveryId, { deliveryId });
   return ids.length;
 }
+
+/**
+ * The sweep's half for webhooks (job-sweeper.ts): pending deliveries the queue no longer holds
+ * (Redis restarted without persistence) are queued again; ones it holds, waiting for their next
+ * retry, are left to their schedule. Returns how many were queued again.
+ */
+export async function sweepWebhookDeliveries(
+  deliveries: WebhookDeliveriesRepository,
+  queue: JobQueue<WebhookJobPayload>,
+  batch = 1000,
+): Promise<number> {
+  let requeued = 0;
+  for (const deliveryId of await deliveries.pendingIds(batch)) {
+    if ((await queue.state(deliveryId)) !== 'missing') continue;
+    await queue.enqueue(deliveryId, { deliveryId });
+    requeued++;
+  }
+  return requeued;
+}

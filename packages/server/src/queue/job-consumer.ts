@@ -1,4 +1,4 @@
-import type { JobLease, JobQueue } from './job-queue.ts';
+import type { FailOutcome, JobLease, JobQueue } from './job-queue.ts';
 
 /** Does the work of one job; must be idempotent (a job can be delivered more than once). */
 export type JobHandler<T> = (lease: JobLease<T>, signal: AbortSignal) => Promise<void>;
@@ -22,6 +22,8 @@ export interface JobConsumerOptions<T> {
   onExhausted?: (lease: JobLease<T>) => Promise<void>;
   /** Failures of the handler or of the queue itself, for the log. */
   onError?: (error: unknown, lease?: JobLease<T>) => void;
+  /** A failed attempt and what the queue made of it (retried or final), for the metrics. */
+  onFailure?: (error: unknown, outcome: FailOutcome) => void;
 }
 
 export interface JobConsumer {
@@ -80,6 +82,7 @@ export function startJobConsumer<T>(
       const outcome = await queue.fail(lease, messageOf(error), {
         retry: options.isRetryable?.(error) ?? true,
       });
+      options.onFailure?.(error, outcome);
       // The queue gave up on a job whose handler never settled it (it threw on its last attempt,
       // e.g. the database was away): let the owner settle it, or it would stay pending forever.
       if (outcome === 'failed') await options.onExhausted?.(lease);

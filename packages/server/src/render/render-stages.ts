@@ -2,6 +2,7 @@ import type { BrowserPool } from '../browser/browser-pool.ts';
 import { capturePage, type PageCaptureSettings } from '../browser/capture-page.ts';
 import type { PageCaptureCache } from '../browser/page-capture-cache.ts';
 import { encodeImage } from '../encode/encode-image.ts';
+import { dependencyUnavailable } from '../errors/dependency-outage.ts';
 import type { BlobStore } from '../storage/blob-store.ts';
 import { renderKey } from '../storage/render-key.ts';
 import type { RenderStages } from './run-render.ts';
@@ -20,6 +21,8 @@ export function createRenderStages(deps: {
   /** The AI step (after capture, before compose). */
   decide?: RenderStages['decide'];
   blobStore: BlobStore;
+  /** Which dependency the blob store is, for the error of a store that hangs. */
+  storeDependency?: 'object_store' | 'blob_store';
   pageCache: PageCaptureCache;
   /** The motion stage (videos); absent when ffmpeg is not configured. */
   animate?: RenderStages['animate'];
@@ -52,8 +55,21 @@ export function createRenderStages(deps: {
             : undefined,
         position: Buffer.isBuffer(input) ? 'top' : 'centre',
       }),
-    store: async (key, file) => {
-      await deps.blobStore.put(key, file.data, { contentType: file.contentType });
+    store: async (key, file, signal) => {
+      try {
+        await deps.blobStore.put(key, file.data, { contentType: file.contentType, signal });
+      } catch (error) {
+        // A store that did not answer before the capture's deadline is unavailable (issue 41):
+        // a 503 naming it, not a page that took too long.
+        if (signal?.aborted) {
+          throw dependencyUnavailable(
+            deps.storeDependency ?? 'object_store',
+            error,
+            'did not answer in time',
+          );
+        }
+        throw error;
+      }
     },
     ...(deps.animate ? { animate: deps.animate } : {}),
     blobKey: renderKey,

@@ -16,7 +16,8 @@ export interface RenderStages {
   /** The compose stage (compose/index.ts): a resolved scene in, pixels out. */
   compose: ComposeStage;
   encode(input: Buffer | RawImage, output: OutputSettings): Promise<EncodedImage>;
-  store(key: string, file: RenderedFile): Promise<void>;
+  /** Stores the file; `signal` (the capture's deadline) bounds a store that stopped answering. */
+  store(key: string, file: RenderedFile, signal?: AbortSignal): Promise<void>;
   blobKey(id: string, format: RequestFormat): string;
   /** The motion stage: a styled video from the capture (absent: motion is not available here). */
   animate?(input: MotionInput, capture: PageCapture, signal: AbortSignal): Promise<AnimatedVideo>;
@@ -166,7 +167,7 @@ export async function runRender(
     stages.encode(composed?.image ?? capture.png, job.output),
   );
   const blobKey = stages.blobKey(job.id, image.format);
-  await timed(timings, 'store', () => stages.store(blobKey, image));
+  await timed(timings, 'store', () => stages.store(blobKey, image, signal));
   return {
     image,
     blobKey,
@@ -222,8 +223,8 @@ async function animateRender(
   const blobKey = stages.blobKey(job.id, motion.format);
   await timed(timings, 'store', async () => {
     // The poster first: a stored video always has its poster.
-    await stages.store(stages.blobKey(job.id, POSTER_FORMAT), poster);
-    await stages.store(blobKey, file);
+    await stages.store(stages.blobKey(job.id, POSTER_FORMAT), poster, signal);
+    await stages.store(blobKey, file, signal);
   });
   return {
     image: file,

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { AppError } from '../errors/app-error.ts';
+import { dependencyUnavailable } from '../errors/dependency-outage.ts';
 import { assertBlobKey } from './blob-key.ts';
 import {
   type BlobMeta,
@@ -56,7 +57,10 @@ function decodeHeader(bytes: Buffer, file: string): { header: Header; offset: nu
   return { header, offset };
 }
 
+/** A full disk (or quota) is a 503 naming the image disk (issue 41); any other failure a 500. */
 function storageError(cause: unknown): AppError {
+  const code = (cause as NodeJS.ErrnoException).code;
+  if (code === 'ENOSPC' || code === 'EDQUOT') return dependencyUnavailable('blob_store', cause, 'is full');
   return new AppError('internal_error', 'Blob storage failed', { cause });
 }
 

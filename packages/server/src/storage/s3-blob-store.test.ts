@@ -65,10 +65,14 @@ describe('S3 blob store against the bucket', () => {
     }
   });
 
-  it('reports an unreachable store as an internal error', async () => {
+  it('reports an unreachable store as unavailable (503 overloaded, naming the object store)', async () => {
     const store = createS3BlobStore({ ...options(), endpoint: 'http://127.0.0.1:9', requestTimeoutMs: 2000 });
     try {
-      await expect(store.get('renders/x.png')).rejects.toMatchObject({ code: 'internal_error' });
+      await expect(store.get('renders/x.png')).rejects.toMatchObject({
+        code: 'overloaded',
+        status: 503,
+        details: { dependency: 'object_store' },
+      });
     } finally {
       await store.close();
     }

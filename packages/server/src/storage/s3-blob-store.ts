@@ -6,6 +6,7 @@ import {
   S3Client,
 } from '@aws-sdk/client-s3';
 import { AppError } from '../errors/app-error.ts';
+import { dependencyUnavailable } from '../errors/dependency-outage.ts';
 import { assertBlobKey } from './blob-key.ts';
 import {
   type BlobMeta,
@@ -34,7 +35,14 @@ export interface S3BlobStoreOptions {
 /** User metadata holding the content's SHA-256 etag, so the etag is the same as on local disk. */
 const ETAG_METADATA = 'sha256';
 
+/**
+ * A store that answers 5xx (S3's `SlowDown`, `ServiceUnavailable`), times out or cannot be reached
+ * is unavailable for now: a 503 the client may retry, and a job retries it (issue 41). Anything
+ * else (a refused credential, a missing bucket) is a configuration error: a 500.
+ */
 function storageError(cause: unknown): AppError {
+  const status = (cause as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
+  if (status === undefined || status >= 500) return dependencyUnavailable('object_store', cause);
   return new AppError('internal_error', 'Object storage request failed', { cause });
 }
 
