@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { StyleRequest } from '../../packages/server/src/compose/resolve-style.ts';
+import { CANVAS_GALLERY } from './canvas-gallery-scenes.ts';
 import { CATALOGUE_GALLERY } from './device-catalogue-scenes.ts';
 import { DEVICE_GALLERY } from './device-gallery-scenes.ts';
 import { GALLERY, half } from './gallery-scenes.ts';
@@ -54,6 +55,16 @@ describe('browser compose mode matches the raster mode', () => {
     const { input, info } = await deviceInput(kind, kit.shot);
     const { raster, browser } = await kit.both(request, { input, info });
     const result = await compareModes(name, raster, browser, TOLERANCE);
+    console.log(result.message);
+    expect(result.ok, result.message).toBe(true);
+  });
+
+  // Issue 38's canvas presets, at their full size.
+  it.each(Object.entries(CANVAS_GALLERY))('canvas-%s', async (name, { shot: kind, request }) => {
+    const { input, info } = await deviceInput(kind, kit.shot);
+    const { raster, browser } = await kit.both(request, { input, info });
+    expect([browser.width, browser.height]).toEqual([raster.width, raster.height]);
+    const result = await compareModes(`canvas-${name}`, raster, browser, TOLERANCE);
     console.log(result.message);
     expect(result.ok, result.message).toBe(true);
   });

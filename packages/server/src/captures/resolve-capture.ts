@@ -6,6 +6,7 @@ import {
   type RawCaptureRequest,
 } from '@vitrine/contract';
 import type { AiPlan } from '../ai/ai-plan.ts';
+import { outputWithCanvas } from '../compose/canvas-preset.ts';
 import { deviceCaptureDefaults } from '../compose/frames/frame-catalogue.ts';
 import { resolveStyle } from '../compose/resolve-style.ts';
 import type { StyleRequest } from '../compose/style-types.ts';
@@ -98,7 +99,7 @@ export function resolveCaptureFields(
   deps: ResolveFieldsDeps,
 ): ResolvedCapture {
   const motion = resolveMotion(body);
-  const output = resolveOutput(body.output);
+  const output = resolveOutput(kind === 'capture' ? outputWithCanvas(body as CaptureRequest) : body.output);
   let style: ResolvedCapture['style'] = null;
   let page: ResolvedCapture['page'];
   let ai: AiPlan | null = null;

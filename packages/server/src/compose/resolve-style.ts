@@ -6,6 +6,7 @@
 import { CAPTURE_DEFAULTS as D, type OutputFormat } from '@vitrine/contract';
 import { invalidParam } from '../errors/app-error.ts';
 import { BORDER_PRESETS } from './border-presets.ts';
+import { canvasTextScale, outputWithCanvas } from './canvas-preset.ts';
 import { type CameraValues, resolveCamera } from './camera/camera-presets.ts';
 import { DEPTH_BLUR_DEFAULTS, type DepthBlurSettings } from './effects/depth-blur-mask.ts';
 import { resolveDeviceFinish } from './frames/device-finish.ts';
@@ -42,7 +43,10 @@ function resolveDepthBlur(r: StyleRequest, camera: CameraValues): DepthBlurSetti
  * `background_style: none` with padding 0 and no device gives the plain screenshot (no corner
  * radius or shadow unless asked for).
  */
-export function resolveStyle(r: StyleRequest): ResolvedStyle {
+export function resolveStyle(request: StyleRequest): ResolvedStyle {
+  const r = { ...request, output: outputWithCanvas(request) };
+  // A canvas preset scales the default padding and text sizes with its short side.
+  const grow = canvasTextScale(request.canvas);
   const bg = resolveBackground(r);
   const requested = r.output?.format ?? D.output.format;
   if (bg.background_style === 'transparent' && !['png', 'webp'].includes(requested)) {
@@ -54,7 +58,7 @@ export function resolveStyle(r: StyleRequest): ResolvedStyle {
   // A video's still (its poster) is a JPEG.
   const format: OutputFormat = requested === 'png' || requested === 'webp' ? requested : 'jpg';
   const dark = bg.background_theme === 'dark';
-  const padding = r.padding ?? D.padding;
+  const padding = r.padding ?? Math.round(D.padding * grow);
   const plain = bg.background_style === 'none' && padding === 0 && !r.device;
 
   const shadow = r.shadow ?? (plain ? 'none' : D.shadow);
@@ -122,12 +126,12 @@ export function resolveStyle(r: StyleRequest): ResolvedStyle {
     ...resolveDepthBlur(r, camera),
     title: r.title ?? null,
     title_font: checkFont('title_font', r.title_font, D.title_font),
-    title_size: r.title_size ?? D.title_size,
+    title_size: r.title_size ?? Math.round(D.title_size * grow),
     title_color: r.title_color ?? (overlay ? '#FFFFFF' : ink),
     title_position: titlePosition,
     subtitle: r.subtitle ?? null,
     subtitle_font: checkFont('subtitle_font', r.subtitle_font, D.subtitle_font),
-    subtitle_size: r.subtitle_size ?? D.subtitle_size,
+    subtitle_size: r.subtitle_size ?? Math.round(D.subtitle_size * grow),
     subtitle_color: r.subtitle_color ?? (dark || overlay ? 'rgba(255, 255, 255, 0.8)' : '#475569'),
     badge: r.badge ?? null,
     watermark: r.watermark ?? null,
