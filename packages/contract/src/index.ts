@@ -5,6 +5,7 @@ export * from './capture.ts';
 export * from './capture-defaults.ts';
 export * from './compose-fields.ts';
 export * from './device.ts';
+export * from './devices.ts';
 export * from './domain-name.ts';
 export * from './errors.ts';
 export * from './fonts.ts';

@@ -31,6 +31,7 @@ import {
   deviceTokenResponseSchema,
 } from './device.ts';
 import type { ErrorCode } from './errors.ts';
+import { DEVICE_CATALOGUE_ROUTES } from './devices.ts';
 import { FONT_ROUTES } from './fonts.ts';
 import { jobAcceptedSchema, jobParamsSchema, jobSchema } from './jobs.ts';
 import {
@@ -124,6 +125,7 @@ const CAPTURE_ERRORS = [
 export const ROUTES = defineRoutes({
   ...BACKGROUND_ROUTES,
   ...FONT_ROUTES,
+  ...DEVICE_CATALOGUE_ROUTES,
   createCapture: {
     operationId: 'createCapture',
     method: 'POST',

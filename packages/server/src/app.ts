@@ -33,6 +33,7 @@ import { type ClosedStep, closeAll } from './close-all.ts';
 import { loadBrowserFonts } from './compose/renderers/browser/fonts.ts';
 import type { PageRunner } from './compose/renderers/browser/render-in-browser.ts';
 import { createBrowserTextDrawer } from './compose/renderers/browser/text-in-browser.ts';
+import { createDeviceThumbnails } from './compose/frames/device-thumbnails.ts';
 import { createComposeCache } from './compose/renderers/compose-cache.ts';
 import { loadFontCatalogue } from './compose/text/font-catalogue.ts';
 import type { Config } from './config/load-config.ts';
@@ -59,6 +60,10 @@ import { authProfileHandlers } from './http/routes/auth-profiles.ts';
 import { backgroundHandlers, registerBackgroundAssetRoutes } from './http/routes/backgrounds.ts';
 import { captureHandlers } from './http/routes/capture.ts';
 import { deviceHandlers } from './http/routes/device.ts';
+import {
+  deviceCatalogueHandlers,
+  registerDeviceThumbnailRoute,
+} from './http/routes/devices-catalogue.ts';
 import { fontHandlers } from './http/routes/fonts.ts';
 import { projectHandlers, usageHandlers } from './http/routes/projects.ts';
 import { rawCaptureHandlers } from './http/routes/raw-capture.ts';
@@ -441,6 +446,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     handlers: {
       ...backgroundHandlers(BACKGROUND_CATALOGUE, config.server.publicUrl),
       ...fontHandlers(),
+      ...deviceCatalogueHandlers(config.server.publicUrl),
       ...projectHandlers(services.projects),
       ...usageHandlers(services.credits),
       ...deviceHandlers(deviceLogin),
@@ -466,6 +472,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   });
   registerCdnRoutes(http, { blobStore, preview: (encoded) => previewImage(encoded) });
   registerBackgroundAssetRoutes(http, { catalogue: BACKGROUND_CATALOGUE, cache: backgroundRenders });
+  registerDeviceThumbnailRoute(http, createDeviceThumbnails({ fonts, cache: composeCache }));
   registerBackgroundsPage(http, { catalogue: BACKGROUND_CATALOGUE });
   await registerWebPages(http, {
     sessions: webSessions,
