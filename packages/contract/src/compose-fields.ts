@@ -154,7 +154,10 @@ export const deviceFieldsShape = {
   device: oneOf(DEVICES).optional(),
   device_color: color()
     .optional()
-    .meta({ description: 'A named finish of the device (e.g. black-titanium, silver, dark) or a CSS color' }),
+    .meta({
+      description:
+        'A named finish of the device (GET /v1/devices lists them; e.g. black-titanium, obsidian, silver, dark) or a CSS color',
+    }),
   device_scale: between(COMPOSE_LIMITS.deviceScale).optional().meta({ default: D.device_scale }),
   layout: oneOf(DEVICE_LAYOUTS).optional().meta({ default: D.layout }),
 };
