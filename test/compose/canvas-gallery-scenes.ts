@@ -25,7 +25,12 @@ export const CANVAS_GALLERY: Record<
   },
   linkedin: {
     shot: 'window',
-    request: { canvas: 'linkedin', device: 'browser-windows', background_preset: 'arctic', title: 'We are hiring' },
+    request: {
+      canvas: 'linkedin',
+      device: 'browser-windows',
+      background_preset: 'arctic',
+      title: 'We are hiring',
+    },
   },
   'product-hunt': {
     shot: 'desktop',

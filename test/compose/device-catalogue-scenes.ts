@@ -41,21 +41,23 @@ function shotFor(device: Device): 'mobile' | 'desktop' | 'window' {
 }
 
 /** Every new device in every finish: `catalogue-<device>-<finish>`. */
-export const CATALOGUE_GALLERY: Record<string, { shot: 'mobile' | 'desktop' | 'window'; request: StyleRequest }> =
-  Object.fromEntries(
-    CATALOGUE_DEVICES.flatMap((device) =>
-      FRAME_CATALOGUE[device].finishes.map((finish, i) => [
-        `catalogue-${device}-${finish}`,
-        {
-          shot: shotFor(device),
-          request: {
-            device,
-            device_color: finish,
-            device_scale: SCALE[device] ?? 0.5,
-            padding: 32,
-            background_preset: BACKGROUNDS[(i + device.length) % BACKGROUNDS.length],
-          } satisfies StyleRequest,
-        },
-      ]),
-    ),
-  );
+export const CATALOGUE_GALLERY: Record<
+  string,
+  { shot: 'mobile' | 'desktop' | 'window'; request: StyleRequest }
+> = Object.fromEntries(
+  CATALOGUE_DEVICES.flatMap((device) =>
+    FRAME_CATALOGUE[device].finishes.map((finish, i) => [
+      `catalogue-${device}-${finish}`,
+      {
+        shot: shotFor(device),
+        request: {
+          device,
+          device_color: finish,
+          device_scale: SCALE[device] ?? 0.5,
+          padding: 32,
+          background_preset: BACKGROUNDS[(i + device.length) % BACKGROUNDS.length],
+        } satisfies StyleRequest,
+      },
+    ]),
+  ),
+);

@@ -90,7 +90,11 @@ describe('the device catalogue and canvas presets over HTTP (issue 38)', () => {
   it("refuses a finish the device does not have, listing the device's finishes", async () => {
     const res = await t.request('POST', '/v1/capture', {
       key: owner.key,
-      json: { url: `${fixtures.origin}/capture/simple.html`, device: 'pixel-9', device_color: 'titanium-gold' },
+      json: {
+        url: `${fixtures.origin}/capture/simple.html`,
+        device: 'pixel-9',
+        device_color: 'titanium-gold',
+      },
     });
     expect(res.status).toBe(400);
     expect(res.json.error.message).toContain('device_color');
@@ -104,7 +108,10 @@ describe('the device catalogue and canvas presets over HTTP (issue 38)', () => {
     });
     expect(res.status).toBe(400);
     expect(res.json.error.message).toMatch(/canvas.*output\.width/);
-    expect(res.json.error.details.issues.map((i: { path: string }) => i.path)).toEqual(['canvas', 'output.width']);
+    expect(res.json.error.details.issues.map((i: { path: string }) => i.path)).toEqual([
+      'canvas',
+      'output.width',
+    ]);
   });
 
   it('captures onto a canvas preset at its exact size', async () => {

@@ -152,12 +152,10 @@ const unit = () => between(COMPOSE_LIMITS.unit);
 /** "Device frame" fields. */
 export const deviceFieldsShape = {
   device: oneOf(DEVICES).optional(),
-  device_color: color()
-    .optional()
-    .meta({
-      description:
-        'A named finish of the device (GET /v1/devices lists them; e.g. black-titanium, obsidian, silver, dark) or a CSS color',
-    }),
+  device_color: color().optional().meta({
+    description:
+      'A named finish of the device (GET /v1/devices lists them; e.g. black-titanium, obsidian, silver, dark) or a CSS color',
+  }),
   device_scale: between(COMPOSE_LIMITS.deviceScale).optional().meta({ default: D.device_scale }),
   layout: oneOf(DEVICE_LAYOUTS).optional().meta({ default: D.layout }),
 };
@@ -221,7 +219,9 @@ export const frameFieldsShape = {
     .meta({
       description: `A canvas size people post, in output pixels: ${Object.entries(CANVAS_PRESETS)
         .map(([k, v]) => `${k} ${v.width}x${v.height}`)
-        .join(', ')}. Sets output.width and output.height (not with them, and with output.dpr 1); the scene is laid out for it, never stretched`,
+        .join(
+          ', ',
+        )}. Sets output.width and output.height (not with them, and with output.dpr 1); the scene is laid out for it, never stretched`,
     }),
   frame_ratio: oneOf(ASPECT_RATIOS)
     .optional()

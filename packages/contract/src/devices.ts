@@ -10,11 +10,14 @@ export const deviceItemSchema = z.object({
   label: z.string().meta({ description: 'A readable name (frames are drawn by us: no vendor artwork)' }),
   family: z.enum(['phone', 'tablet', 'laptop', 'desktop', 'watch', 'browser', 'terminal']),
   screen: size.meta({
-    description: "The whole screen in CSS px (the status or menu bar included); a window's follows the capture",
+    description:
+      "The whole screen in CSS px (the status or menu bar included); a window's follows the capture",
   }),
   viewport: size.meta({ description: 'The capture viewport the device applies when the request has none' }),
   dpr: z.number().meta({ description: 'The capture device scale factor the device applies' }),
-  mobile: z.boolean().meta({ description: 'Whether the capture emulates a mobile browser (touch, mobile UA)' }),
+  mobile: z
+    .boolean()
+    .meta({ description: 'Whether the capture emulates a mobile browser (touch, mobile UA)' }),
   finishes: z
     .array(
       z.object({

@@ -30,8 +30,8 @@ import {
   deviceTokenRequestSchema,
   deviceTokenResponseSchema,
 } from './device.ts';
-import type { ErrorCode } from './errors.ts';
 import { DEVICE_CATALOGUE_ROUTES } from './devices.ts';
+import type { ErrorCode } from './errors.ts';
 import { FONT_ROUTES } from './fonts.ts';
 import { jobAcceptedSchema, jobParamsSchema, jobSchema } from './jobs.ts';
 import {

@@ -30,10 +30,10 @@ import { type CaptureService, createCaptureService } from './captures/capture-se
 import { createCaptureRunner } from './captures/run-capture.ts';
 import { type Clock, systemClock } from './clock.ts';
 import { type ClosedStep, closeAll } from './close-all.ts';
+import { createDeviceThumbnails } from './compose/frames/device-thumbnails.ts';
 import { loadBrowserFonts } from './compose/renderers/browser/fonts.ts';
 import type { PageRunner } from './compose/renderers/browser/render-in-browser.ts';
 import { createBrowserTextDrawer } from './compose/renderers/browser/text-in-browser.ts';
-import { createDeviceThumbnails } from './compose/frames/device-thumbnails.ts';
 import { createComposeCache } from './compose/renderers/compose-cache.ts';
 import { loadFontCatalogue } from './compose/text/font-catalogue.ts';
 import type { Config } from './config/load-config.ts';
@@ -60,10 +60,7 @@ import { authProfileHandlers } from './http/routes/auth-profiles.ts';
 import { backgroundHandlers, registerBackgroundAssetRoutes } from './http/routes/backgrounds.ts';
 import { captureHandlers } from './http/routes/capture.ts';
 import { deviceHandlers } from './http/routes/device.ts';
-import {
-  deviceCatalogueHandlers,
-  registerDeviceThumbnailRoute,
-} from './http/routes/devices-catalogue.ts';
+import { deviceCatalogueHandlers, registerDeviceThumbnailRoute } from './http/routes/devices-catalogue.ts';
 import { fontHandlers } from './http/routes/fonts.ts';
 import { projectHandlers, usageHandlers } from './http/routes/projects.ts';
 import { rawCaptureHandlers } from './http/routes/raw-capture.ts';

@@ -779,7 +779,7 @@ export interface components {
             depth_blur_width?: number;
             /** @enum {string} */
             device?: "iphone-16-pro" | "macbook-pro-16" | "ipad-pro-m4" | "browser-macos" | "browser-windows" | "iphone-16" | "pixel-9" | "galaxy-s25" | "ipad-air-11" | "android-tablet" | "macbook-air-13" | "laptop-windows" | "desktop-display" | "watch" | "browser-minimal" | "terminal";
-            /** @description A named finish of the device (e.g. black-titanium, silver, dark) or a CSS color */
+            /** @description A named finish of the device (GET /v1/devices lists them; e.g. black-titanium, obsidian, silver, dark) or a CSS color */
             device_color?: string;
             /** @default 1 */
             device_scale?: number;

@@ -58,7 +58,10 @@ describe('canvas presets', () => {
         height: 900,
         dpr: 1,
       });
-      expect([scene.canvas.width, scene.canvas.height]).toEqual([CANVAS_PRESETS[canvas].width, CANVAS_PRESETS[canvas].height]);
+      expect([scene.canvas.width, scene.canvas.height]).toEqual([
+        CANVAS_PRESETS[canvas].width,
+        CANVAS_PRESETS[canvas].height,
+      ]);
       const d = scene.device;
       expect(d).not.toBeNull();
       if (!d) continue;

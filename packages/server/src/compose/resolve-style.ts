@@ -6,8 +6,8 @@
 import { CAPTURE_DEFAULTS as D, type OutputFormat } from '@vitrine/contract';
 import { invalidParam } from '../errors/app-error.ts';
 import { BORDER_PRESETS } from './border-presets.ts';
-import { canvasTextScale, outputWithCanvas } from './canvas-preset.ts';
 import { type CameraValues, resolveCamera } from './camera/camera-presets.ts';
+import { canvasTextScale, outputWithCanvas } from './canvas-preset.ts';
 import { DEPTH_BLUR_DEFAULTS, type DepthBlurSettings } from './effects/depth-blur-mask.ts';
 import { resolveDeviceFinish } from './frames/device-finish.ts';
 import { resolveBackground } from './resolve-background.ts';

@@ -136,7 +136,9 @@ export function layoutScene(
     // With a fixed canvas (both output sides, as a `canvas` preset gives) the title may use most
     // of the canvas width, not only the frame's: a phone on a wide canvas keeps its words whole.
     const canvasWrap =
-      s.output.width !== null && s.output.height !== null ? (s.output.width - 2 * P) * (left ? 0.7 : 0.86) : 0;
+      s.output.width !== null && s.output.height !== null
+        ? (s.output.width - 2 * P) * (left ? 0.7 : 0.86)
+        : 0;
     const wrap = overlay
       ? frameW * 0.72 - 2 * ring
       : left

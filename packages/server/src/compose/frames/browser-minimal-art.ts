@@ -8,7 +8,14 @@ import { labelWidth } from './system-bar.ts';
  * A minimal browser window: one bar with three neutral window dots and the page's title at the
  * left, and the address (padlock and URL) in a centred field; a hairline above the page.
  */
-export function browserMinimalArt({ layout, finish, hole, holeRadii, page, measure }: FrameArtInput): FrameArt {
+export function browserMinimalArt({
+  layout,
+  finish,
+  hole,
+  holeRadii,
+  page,
+  measure,
+}: FrameArtInput): FrameArt {
   const p = chromePalette(finish);
   const { rect: w, radius } = layout.body;
   const { bar } = MINIMAL_CHROME;
@@ -43,7 +50,13 @@ export function browserMinimalArt({ layout, finish, hole, holeRadii, page, measu
     const textW = Math.min(room, labelWidth(measure, url, 400, 13) + 13 * 0.5);
     const left = field.x + Math.max(30, (field.width - textW - 18) / 2 + 18);
     body.push(lockIcon(left - 16, cy + 1, p.muted));
-    labels.push({ text: url, box: { x: left, y: cy - 10, width: textW, height: 20 }, size: 13, weight: 400, color: p.text });
+    labels.push({
+      text: url,
+      box: { x: left, y: cy - 10, width: textW, height: 20 },
+      size: 13,
+      weight: 400,
+      color: p.text,
+    });
   }
   return { defs: '', body: body.join(''), labels };
 }

@@ -427,7 +427,6 @@ export const FRAME_CATALOGUE: Readonly<Record<Device, DeviceFrameSpec>> = {
   },
 };
 
-
 /** What the capture stage applies for a device when the request has no viewport (contract.md 4). */
 export interface DeviceCaptureDefaults {
   viewport: { width: number; height: number };

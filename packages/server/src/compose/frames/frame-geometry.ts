@@ -1,8 +1,8 @@
 import type { Rect } from '../scene-types.ts';
 import {
   type CornerRadii,
-  DISPLAY_STAND,
   type DeviceFrameSpec,
+  DISPLAY_STAND,
   LAPTOP_BASE,
   WATCH_BAND,
 } from './frame-catalogue.ts';
@@ -74,7 +74,12 @@ export function frameLayout(spec: DeviceFrameSpec, pageWidth: number, pageHeight
     silhouette.push(
       { rect: { x: cx - neckW / 2, y: bodyBottom, width: neckW, height: DISPLAY_STAND.neck }, radius: 0 },
       {
-        rect: { x: cx - footW / 2, y: bodyBottom + DISPLAY_STAND.neck, width: footW, height: DISPLAY_STAND.foot },
+        rect: {
+          x: cx - footW / 2,
+          y: bodyBottom + DISPLAY_STAND.neck,
+          width: footW,
+          height: DISPLAY_STAND.foot,
+        },
         radius: DISPLAY_STAND.foot / 2,
       },
     );

@@ -1,7 +1,7 @@
+import { tabTitle } from './browser-chrome.ts';
 import { hex, mixRgba, shade } from './device-finish.ts';
 import type { FrameArt, FrameArtInput, FrameLabel } from './frame-art.ts';
 import { TERMINAL_CHROME } from './frame-catalogue.ts';
-import { tabTitle } from './browser-chrome.ts';
 import { insetRect, num, roundedRectPath } from './svg-shapes.ts';
 import { labelWidth } from './system-bar.ts';
 
@@ -11,10 +11,22 @@ const TITLE = { size: 13, weight: 500 };
 /** The terminal's colours: `dark` and `light` are the usual themes; any other colour tints it. */
 function terminalPalette(finish: FrameArtInput['finish']) {
   if (finish.named && finish.name === 'light') {
-    return { bar: '#E8E8E8', window: '#FFFFFF', text: '#3A3A3A', line: 'rgba(0,0,0,0.12)', outline: 'rgba(0,0,0,0.18)' };
+    return {
+      bar: '#E8E8E8',
+      window: '#FFFFFF',
+      text: '#3A3A3A',
+      line: 'rgba(0,0,0,0.12)',
+      outline: 'rgba(0,0,0,0.18)',
+    };
   }
   if (finish.named && finish.name === 'dark') {
-    return { bar: '#2B2B2D', window: '#161618', text: '#C9C9CC', line: 'rgba(0,0,0,0.6)', outline: 'rgba(255,255,255,0.14)' };
+    return {
+      bar: '#2B2B2D',
+      window: '#161618',
+      text: '#C9C9CC',
+      line: 'rgba(0,0,0,0.6)',
+      outline: 'rgba(255,255,255,0.14)',
+    };
   }
   const c = finish.color;
   const light = finish.tone === 'light';
@@ -50,7 +62,14 @@ export function terminalArt({ layout, finish, hole, holeRadii, page, measure }: 
   ].join('');
   const labels: FrameLabel[] =
     textW > 24
-      ? [{ text: title, box: { x: (W - textW) / 2, y: cy - 9, width: textW, height: 18 }, ...TITLE, color: p.text }]
+      ? [
+          {
+            text: title,
+            box: { x: (W - textW) / 2, y: cy - 9, width: textW, height: 18 },
+            ...TITLE,
+            color: p.text,
+          },
+        ]
       : [];
   return { defs: '', body, labels };
 }

@@ -1,5 +1,5 @@
 import {
-  DEVICE_CATALOGUE_ROUTES,
+  type DEVICE_CATALOGUE_ROUTES,
   DEVICES,
   type Device,
   type DeviceListResponse,
