@@ -67,6 +67,7 @@ export interface DeviceThumbnails {
  */
 export function createDeviceThumbnails(deps: DeviceThumbnailDeps): DeviceThumbnails {
   const drawn = new Map<string, Promise<Buffer>>();
+  let line: Promise<void> = Promise.resolve();
   const draw = async (device: Device, finish: string): Promise<Buffer> => {
     const spec = FRAME_CATALOGUE[device];
     const page = spec.fixedScreen ? spec.viewport : { width: 1280, height: 800 };
@@ -105,7 +106,12 @@ export function createDeviceThumbnails(deps: DeviceThumbnailDeps): DeviceThumbna
       const key = `${device}/${finish}`;
       let png = drawn.get(key);
       if (!png) {
-        png = draw(device, finish);
+        // One drawing at a time: a page of 60 thumbnails must not queue 60 renders at once.
+        png = line.then(() => draw(device, finish));
+        line = png.then(
+          () => undefined,
+          () => undefined,
+        );
         // A failed drawing is not kept: the next request tries again.
         png.catch(() => drawn.delete(key));
         drawn.set(key, png);
