@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { StyleRequest } from '../../packages/server/src/captures/resolve/resolve-style.ts';
+import { CANVAS_GALLERY } from './canvas-gallery-scenes.ts';
+import { CATALOGUE_GALLERY } from './device-catalogue-scenes.ts';
 import { DEVICE_GALLERY } from './device-gallery-scenes.ts';
 import { GALLERY, half } from './gallery-scenes.ts';
 import { compareModes } from './parity-compare.ts';
@@ -44,6 +46,25 @@ describe('browser compose mode matches the raster mode', () => {
     const tolerance =
       name === 'device-iphone-desert-bottom-cropped' ? { ...TOLERANCE, maxDiffering: 0.008 } : TOLERANCE;
     const result = await compareModes(name, raster, browser, tolerance);
+    console.log(result.message);
+    expect(result.ok, result.message).toBe(true);
+  });
+
+  // Issue 38's frames, every finish: the same SVG art, rasterised by resvg and by Chromium.
+  it.each(Object.entries(CATALOGUE_GALLERY))('%s', async (name, { shot: kind, request }) => {
+    const { input, info } = await deviceInput(kind, kit.shot);
+    const { raster, browser } = await kit.both(request, { input, info });
+    const result = await compareModes(name, raster, browser, TOLERANCE);
+    console.log(result.message);
+    expect(result.ok, result.message).toBe(true);
+  });
+
+  // Issue 38's canvas presets, at their full size.
+  it.each(Object.entries(CANVAS_GALLERY))('canvas-%s', async (name, { shot: kind, request }) => {
+    const { input, info } = await deviceInput(kind, kit.shot);
+    const { raster, browser } = await kit.both(request, { input, info });
+    expect([browser.width, browser.height]).toEqual([raster.width, raster.height]);
+    const result = await compareModes(`canvas-${name}`, raster, browser, TOLERANCE);
     console.log(result.message);
     expect(result.ok, result.message).toBe(true);
   });

@@ -7,7 +7,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { IMAGE_PREVIEW_LIMITS } from '@vitrine/contract';
+import { CANVAS_NAMES, DEVICES, IMAGE_PREVIEW_LIMITS } from '@vitrine/contract';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, startFixtureServer } from '../support/fixture-server.ts';
@@ -75,13 +75,16 @@ describe('vitrine mcp', () => {
     ]);
     const capture = tools.find((tool) => tool.name === 'capture')!;
     const properties = capture.inputSchema.properties as Record<string, { enum?: unknown[] }>;
-    expect(properties.device?.enum).toEqual([
+    // The contract's list: the five of the interface first, then the frames of issue 38.
+    expect(properties.device?.enum).toEqual([...DEVICES]);
+    expect(properties.device?.enum?.slice(0, 5)).toEqual([
       'iphone-16-pro',
       'macbook-pro-16',
       'ipad-pro-m4',
       'browser-macos',
       'browser-windows',
     ]);
+    expect(properties.canvas?.enum).toEqual([...CANVAS_NAMES]);
     expect(Object.keys(properties)).toEqual(
       expect.arrayContaining(['url', 'padding', 'title', 'output', 'include_image']),
     );

@@ -92,6 +92,7 @@ export const ROUTE_SECURITY_CASES: Partial<Record<RouteId, RouteCase>> = {
   listBackgrounds: { valid: async () => ({ query: { limit: '2' } }), foreign: NO_ACCOUNT_IDS },
   listBackgroundPacks: { valid: async () => ({ query: { theme: 'dark' } }), foreign: NO_ACCOUNT_IDS },
   listFonts: { valid: async () => ({}), foreign: NO_ACCOUNT_IDS },
+  listDevices: { valid: async () => ({}), foreign: NO_ACCOUNT_IDS },
   createCapture: {
     valid: async (w) => ({ body: { url: w.pageUrl, async: true, padding: 8 } }),
     foreign: async (w) => ({

@@ -8,7 +8,37 @@ export const DEVICES = [
   'ipad-pro-m4',
   'browser-macos',
   'browser-windows',
+  'iphone-16',
+  'pixel-9',
+  'galaxy-s25',
+  'ipad-air-11',
+  'android-tablet',
+  'macbook-air-13',
+  'laptop-windows',
+  'desktop-display',
+  'watch',
+  'browser-minimal',
+  'terminal',
 ] as const;
+/**
+ * `canvas` presets: the sizes people post, in output pixels (sources in docs/decisions.md,
+ * "Issue 38"). A preset sets output.width and output.height.
+ */
+export const CANVAS_PRESETS = {
+  og: { width: 1200, height: 630 },
+  twitter: { width: 1200, height: 675 },
+  linkedin: { width: 1200, height: 627 },
+  'product-hunt': { width: 1270, height: 760 },
+  'instagram-square': { width: 1080, height: 1080 },
+  'instagram-story': { width: 1080, height: 1920 },
+  'app-store': { width: 1320, height: 2868 },
+  'google-play': { width: 1080, height: 1920 },
+  youtube: { width: 1280, height: 720 },
+} as const;
+export const CANVAS_NAMES = Object.keys(CANVAS_PRESETS) as [
+  keyof typeof CANVAS_PRESETS,
+  ...(keyof typeof CANVAS_PRESETS)[],
+];
 export const DEVICE_LAYOUTS = ['default', 'bottom-cropped', 'top-cropped'] as const;
 export const BACKGROUND_STYLES = ['gradient', 'solid', 'none', 'transparent'] as const;
 /** The eight named gradients plus `custom` (= `background_gradient`). */
@@ -46,6 +76,7 @@ export const TEXT_VERTICAL_ALIGNS = ['top', 'middle', 'bottom'] as const;
 export const COMPOSE_MODES = ['satori', 'browser'] as const;
 
 export type Device = (typeof DEVICES)[number];
+export type CanvasName = keyof typeof CANVAS_PRESETS;
 export type DeviceLayout = (typeof DEVICE_LAYOUTS)[number];
 export type BackgroundStyle = (typeof BACKGROUND_STYLES)[number];
 export type BackgroundPresetName = (typeof BACKGROUND_PRESETS)[number];
@@ -125,9 +156,10 @@ const unit = () => between(COMPOSE_LIMITS.unit);
 /** "Device frame" fields. */
 export const deviceFieldsShape = {
   device: oneOf(DEVICES).optional(),
-  device_color: color()
-    .optional()
-    .meta({ description: 'A named finish of the device (e.g. black-titanium, silver, dark) or a CSS color' }),
+  device_color: color().optional().meta({
+    description:
+      'A named finish of the device (GET /v1/devices lists them; e.g. black-titanium, obsidian, silver, dark) or a CSS color',
+  }),
   device_scale: between(COMPOSE_LIMITS.deviceScale).optional().meta({ default: D.device_scale }),
   layout: oneOf(DEVICE_LAYOUTS).optional().meta({ default: D.layout }),
 };
@@ -186,6 +218,15 @@ export const frameFieldsShape = {
   aspect_ratio: oneOf(ASPECT_RATIOS)
     .optional()
     .meta({ description: 'Canvas ratio', default: D.aspect_ratio }),
+  canvas: oneOf(CANVAS_NAMES)
+    .optional()
+    .meta({
+      description: `A canvas size people post, in output pixels: ${Object.entries(CANVAS_PRESETS)
+        .map(([k, v]) => `${k} ${v.width}x${v.height}`)
+        .join(
+          ', ',
+        )}. Sets output.width and output.height (not with them, and with output.dpr 1); the scene is laid out for it, never stretched`,
+    }),
   frame_ratio: oneOf(ASPECT_RATIOS)
     .optional()
     .meta({ description: 'Ratio of the framed screenshot (crops the capture)', default: D.frame_ratio }),

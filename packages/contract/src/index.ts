@@ -6,6 +6,7 @@ export * from './capture-controls.ts';
 export * from './capture-defaults.ts';
 export * from './compose-fields.ts';
 export * from './device.ts';
+export * from './devices.ts';
 export * from './domain-name.ts';
 export * from './errors.ts';
 export * from './fonts.ts';

@@ -30,6 +30,7 @@ import {
   deviceTokenRequestSchema,
   deviceTokenResponseSchema,
 } from './device.ts';
+import { DEVICE_CATALOGUE_ROUTES } from './devices.ts';
 import type { ErrorCode } from './errors.ts';
 import { FONT_ROUTES } from './fonts.ts';
 import { jobAcceptedSchema, jobParamsSchema, jobSchema } from './jobs.ts';
@@ -125,6 +126,7 @@ const CAPTURE_ERRORS = [
 export const ROUTES = defineRoutes({
   ...BACKGROUND_ROUTES,
   ...FONT_ROUTES,
+  ...DEVICE_CATALOGUE_ROUTES,
   createCapture: {
     operationId: 'createCapture',
     method: 'POST',

@@ -20,7 +20,7 @@ interface Session {
   csrf: string;
   public_url: string;
   projects: { id: string; name: string; is_default: boolean }[];
-  devices: { id: string; finishes: { name: string; color: string }[] }[];
+  devices: { id: string; family: string; finishes: { name: string; color: string }[] }[];
 }
 
 interface Asset {
@@ -355,7 +355,7 @@ function DevicePicker({
                   set(['device_color'], undefined);
                 }}
               />
-              <DevicePicture device={d.id} color={d.finishes[0]?.color ?? '#888'} />
+              <DevicePicture device={d.id} family={d.family} color={d.finishes[0]?.color ?? '#888'} />
               {d.id}
             </label>
           ))}

@@ -27,6 +27,7 @@ import { type BrowserPool, createBrowserPool } from './browser/browser-pool.ts';
 import { probePageAuth } from './browser/page-auth.ts';
 import { createPageCaptureCache } from './browser/page-capture-cache.ts';
 import { type CaptureService, createCaptureService } from './captures/capture-service.ts';
+import { deviceThumbnailLook } from './captures/resolve/resolve-capture.ts';
 import { createCaptureRunner } from './captures/run-capture.ts';
 import { type Clock, systemClock } from './clock.ts';
 import { type ClosedStep, closeAll } from './close-all.ts';
@@ -36,10 +37,12 @@ import {
   createBrowserTextDrawer,
   createComposeCache,
   createComposeStage,
+  createDeviceThumbnails,
   createMotionStage,
   loadBrowserFonts,
   loadFontCatalogue,
   rasterRenderer,
+  THUMBNAIL_BOX,
 } from './compose/index.ts';
 import type { Config } from './config/load-config.ts';
 import { createApiKeysRepository } from './db/api-keys-repository.ts';
@@ -67,6 +70,7 @@ import { authProfileHandlers } from './http/routes/auth-profiles.ts';
 import { backgroundHandlers, registerBackgroundAssetRoutes } from './http/routes/backgrounds.ts';
 import { captureHandlers } from './http/routes/capture.ts';
 import { deviceHandlers } from './http/routes/device.ts';
+import { deviceCatalogueHandlers, registerDeviceThumbnailRoute } from './http/routes/devices-catalogue.ts';
 import { fontHandlers } from './http/routes/fonts.ts';
 import { projectHandlers, usageHandlers } from './http/routes/projects.ts';
 import { rawCaptureHandlers } from './http/routes/raw-capture.ts';
@@ -509,6 +513,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     handlers: {
       ...backgroundHandlers(BACKGROUND_CATALOGUE, config.server.publicUrl),
       ...fontHandlers(),
+      ...deviceCatalogueHandlers(config.server.publicUrl),
       ...projectHandlers(services.projects),
       ...usageHandlers(services.credits),
       ...deviceHandlers(deviceLogin),
@@ -535,6 +540,14 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   });
   registerCdnRoutes(http, { blobStore, preview: (encoded) => previewImage(encoded) });
   registerBackgroundAssetRoutes(http, { catalogue: BACKGROUND_CATALOGUE, cache: backgroundRenders });
+  registerDeviceThumbnailRoute(
+    http,
+    createDeviceThumbnails({
+      fonts,
+      cache: composeCache,
+      lookOf: (device, finish) => deviceThumbnailLook(device, finish, THUMBNAIL_BOX),
+    }),
+  );
   registerBackgroundsPage(http, { catalogue: BACKGROUND_CATALOGUE });
   await registerWebPages(http, {
     sessions: webSessions,

@@ -199,6 +199,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/devices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The device catalogue: every frame `device` accepts, its finishes and thumbnails
+         * @description Public: no API key needed (an invalid one still gets 401).
+         */
+        get: operations["listDevices"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/fonts": {
         parameters: {
             query?: never;
@@ -817,6 +837,11 @@ export interface components {
             cache_ttl?: number;
             /** @enum {string} */
             camera_preset?: "hero" | "dashboard" | "flat" | "cinematic" | "detail";
+            /**
+             * @description A canvas size people post, in output pixels: og 1200x630, twitter 1200x675, linkedin 1200x627, product-hunt 1270x760, instagram-square 1080x1080, instagram-story 1080x1920, app-store 1320x2868, google-play 1080x1920, youtube 1280x720. Sets output.width and output.height (not with them, and with output.dpr 1); the scene is laid out for it, never stretched
+             * @enum {string}
+             */
+            canvas?: "og" | "twitter" | "linkedin" | "product-hunt" | "instagram-square" | "instagram-story" | "app-store" | "google-play" | "youtube";
             /** @description Device scale factor of the capture; default the device's, else output.dpr */
             capture_dpr?: number;
             /**
@@ -865,8 +890,8 @@ export interface components {
             depth_blur_type?: "dir" | "radial" | "tilt" | "lens";
             depth_blur_width?: number;
             /** @enum {string} */
-            device?: "iphone-16-pro" | "macbook-pro-16" | "ipad-pro-m4" | "browser-macos" | "browser-windows";
-            /** @description A named finish of the device (e.g. black-titanium, silver, dark) or a CSS color */
+            device?: "iphone-16-pro" | "macbook-pro-16" | "ipad-pro-m4" | "browser-macos" | "browser-windows" | "iphone-16" | "pixel-9" | "galaxy-s25" | "ipad-air-11" | "android-tablet" | "macbook-air-13" | "laptop-windows" | "desktop-display" | "watch" | "browser-minimal" | "terminal";
+            /** @description A named finish of the device (GET /v1/devices lists them; e.g. black-titanium, obsidian, silver, dark) or a CSS color */
             device_color?: string;
             /** @default 1 */
             device_scale?: number;
@@ -2289,7 +2314,7 @@ export interface operations {
                 background_preset?: "aurora" | "sunset" | "ocean" | "midnight" | "arctic" | "dusk" | "forest" | "ember" | "custom";
                 /** @description Alias for `background_preset` */
                 bg?: "aurora" | "sunset" | "ocean" | "midnight" | "arctic" | "dusk" | "forest" | "ember" | "custom";
-                device?: "iphone-16-pro" | "macbook-pro-16" | "ipad-pro-m4" | "browser-macos" | "browser-windows";
+                device?: "iphone-16-pro" | "macbook-pro-16" | "ipad-pro-m4" | "browser-macos" | "browser-windows" | "iphone-16" | "pixel-9" | "galaxy-s25" | "ipad-air-11" | "android-tablet" | "macbook-air-13" | "laptop-windows" | "desktop-display" | "watch" | "browser-minimal" | "terminal";
                 /** @description Not with `selector` or `full_page: true` */
                 element?: string;
                 /** @description Signed URLs: unix seconds */
@@ -2723,6 +2748,118 @@ export interface operations {
                 };
             };
             /** @description `slow_down`: Device flow: polled sooner than `interval`; the interval grows by 5 s. `rate_limited`: Too many requests; `retry_after` seconds and the `Retry-After` header. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again (the same as `error.retry_after`) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: Unexpected failure; the message never leaks internals. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `overloaded`: The render queue is full, or a service the request needs (database, Redis, object store, image disk) is unavailable for now: `details.dependency` names it. Retry after `retry_after` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (the same as `error.retry_after`) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listDevices: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every device frame, in the order of the `device` enum */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        devices: {
+                            /**
+                             * @description The name `device` accepts
+                             * @enum {string}
+                             */
+                            device: "iphone-16-pro" | "macbook-pro-16" | "ipad-pro-m4" | "browser-macos" | "browser-windows" | "iphone-16" | "pixel-9" | "galaxy-s25" | "ipad-air-11" | "android-tablet" | "macbook-air-13" | "laptop-windows" | "desktop-display" | "watch" | "browser-minimal" | "terminal";
+                            /** @description The capture device scale factor the device applies */
+                            dpr: number;
+                            /** @enum {string} */
+                            family: "phone" | "tablet" | "laptop" | "desktop" | "watch" | "browser" | "terminal";
+                            /** @description Named finishes, the default first; `device_color` also takes any CSS colour */
+                            finishes: {
+                                /** @description Its base colour, #rrggbb */
+                                color: string;
+                                /** @description A `device_color` value */
+                                name: string;
+                                /**
+                                 * Format: uri
+                                 * @description A small PNG of the frame in this finish
+                                 */
+                                thumbnail_url: string;
+                            }[];
+                            /** @description A readable name (frames are drawn by us: no vendor artwork) */
+                            label: string;
+                            /** @description Whether the capture emulates a mobile browser (touch, mobile UA) */
+                            mobile: boolean;
+                            /** @description The whole screen in CSS px (the status or menu bar included); a window's follows the capture */
+                            screen: {
+                                height: number;
+                                width: number;
+                            };
+                            /**
+                             * Format: uri
+                             * @description A small PNG of the frame in its default finish
+                             */
+                            thumbnail_url: string;
+                            /** @description The capture viewport the device applies when the request has none */
+                            viewport: {
+                                height: number;
+                                width: number;
+                            };
+                        }[];
+                    };
+                };
+            };
+            /** @description `invalid_params`: Validation failure; `details.issues` lists `{path, message}`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: Missing, malformed, unknown or revoked API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: Too many requests; `retry_after` seconds and the `Retry-After` header. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again (the same as `error.retry_after`) */

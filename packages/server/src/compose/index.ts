@@ -33,6 +33,7 @@ export { parseCssColor, relativeLuminance } from './css/css-color.ts';
 export { GradientSyntaxError, type ParsedGradient, parseCssGradient } from './css/css-gradient.ts';
 export type { DepthBlurSettings } from './effects/depth-blur-mask.ts';
 export { FINISH_COLORS, findDeviceFinish } from './frames/device-finish.ts';
+export { createDeviceThumbnails, THUMBNAIL_BOX } from './frames/device-thumbnails.ts';
 export { deviceCaptureDefaults, FRAME_CATALOGUE } from './frames/frame-catalogue.ts';
 export { type AnimatedVideo, createMotionStage, type MotionInput } from './motion-stage.ts';
 export { loadBrowserFonts } from './renderers/browser/fonts.ts';

@@ -134,11 +134,17 @@ export function layoutScene(
     const frameH = baseH * k + 2 * ring;
     // The frame's slot: its bounds once the camera turned it (the flat frame without a camera).
     const slot = layoutProjection(s, frameW, frameH);
+    // With a fixed canvas (both output sides, as a `canvas` preset gives) the title may use most
+    // of the canvas width, not only the frame's: a phone on a wide canvas keeps its words whole.
+    const canvasWrap =
+      s.output.width !== null && s.output.height !== null
+        ? (s.output.width - 2 * P) * (left ? 0.7 : 0.86)
+        : 0;
     const wrap = overlay
       ? frameW * 0.72 - 2 * ring
       : left
-        ? Math.max(slot.width * 0.7, 240)
-        : Math.max(slot.width * 0.86, 240);
+        ? Math.max(slot.width * 0.7, 240, canvasWrap)
+        : Math.max(slot.width * 0.86, 240, canvasWrap);
     const block = buildTitleBlock(s, wrap, left || overlay ? 'left' : 'center', overlay, measure);
     const gap = block && !overlay ? Math.max(24, Math.round(s.title_size * 0.75)) : 0;
     const blockH = block && !overlay ? block.height + gap : 0;

@@ -48,6 +48,7 @@ export interface PlaygroundDeps {
 /** Every device with its named finishes and their colours, for the picker's small pictures. */
 const DEVICE_CHOICES = DEVICES.map((id) => ({
   id,
+  family: FRAME_CATALOGUE[id].family,
   finishes: FRAME_CATALOGUE[id].finishes.map((name) => ({ name, color: FINISH_COLORS[name] ?? '#888888' })),
 }));
 

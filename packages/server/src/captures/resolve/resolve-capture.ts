@@ -2,13 +2,15 @@ import {
   type CaptureRequest,
   type CreditPrices,
   composeFieldsShape,
+  type Device,
   type RawCaptureRequest,
 } from '@vitrine/contract';
 import type { AiPlan } from '../../ai/ai-plan.ts';
 import type { AiChoices } from '../../ai/ai-step.ts';
-import { deviceCaptureDefaults } from '../../compose/index.ts';
+import { deviceCaptureDefaults, type ResolvedStyle } from '../../compose/index.ts';
 import type { ResolvedCapture } from '../resolved-capture.ts';
 import { type AiOverlay, layChoices, overlayOutcome } from './ai-overlay.ts';
+import { outputWithCanvas } from './canvas-preset.ts';
 import { withDefaults } from './defaults.ts';
 import { motionCostOf, resolveMotion } from './resolve-motion.ts';
 import { resolvePageCapture } from './resolve-page.ts';
@@ -97,7 +99,7 @@ export function resolveCaptureFields(
   deps: ResolveFieldsDeps,
 ): ResolvedCapture {
   const motion = resolveMotion(body);
-  const output = resolveOutput(body.output);
+  const output = resolveOutput(kind === 'capture' ? outputWithCanvas(body as CaptureRequest) : body.output);
   let style: ResolvedCapture['style'] = null;
   let page: ResolvedCapture['page'];
   let ai: AiPlan | null = null;
@@ -152,4 +154,23 @@ export function applyAiChoices(
 ): AiOverlay {
   const laid = layChoices(plan, choices);
   return overlayOutcome(resolveStyle(laid.request, plan.output), choices, laid);
+}
+
+/**
+ * The look of a device's thumbnail (GET /v1/devices): the device in one finish on a transparent
+ * canvas of `box`, resolved like any request's look.
+ */
+export function deviceThumbnailLook(
+  device: Device,
+  finish: string,
+  box: { width: number; height: number },
+): ResolvedStyle {
+  return resolveStyle({
+    device,
+    device_color: finish,
+    background_style: 'transparent',
+    padding: 12,
+    shadow: 'soft',
+    output: { format: 'png', width: box.width, height: box.height },
+  });
 }

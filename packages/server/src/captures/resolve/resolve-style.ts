@@ -13,6 +13,7 @@ import {
 } from '../../compose/index.ts';
 import { invalidParam } from '../../errors/app-error.ts';
 import type { OutputSettings } from '../../image/output-settings.ts';
+import { canvasTextScale, outputWithCanvas } from './canvas-preset.ts';
 import { DERIVED, type WithDefaults, withDefaults } from './defaults.ts';
 import { resolveBackground } from './resolve-background.ts';
 import { resolveCamera } from './resolve-camera.ts';
@@ -71,7 +72,10 @@ function resolveDepthBlur(r: WithDefaults<StyleRequest>, camera: CameraValues): 
  */
 export function resolveStyle(request: StyleRequest, resolvedOutput?: OutputSettings): ResolvedStyle {
   const r = withDefaults(request);
-  const output = resolvedOutput ?? resolveOutput(request.output);
+  const output = resolvedOutput ?? resolveOutput(outputWithCanvas(request));
+  // A canvas preset scales the default padding and text sizes with its short side.
+  const grow = canvasTextScale(request.canvas);
+  const padding = request.padding ?? Math.round(CAPTURE_DEFAULTS.padding * grow);
   const bg = resolveBackground(r);
   if (bg.background_style === 'transparent' && output.format === 'jpg') {
     // A video (its still is a JPEG) has no alpha channel either.
@@ -82,7 +86,7 @@ export function resolveStyle(request: StyleRequest, resolvedOutput?: OutputSetti
     );
   }
   const theme = bg.background_theme;
-  const plain = bg.background_style === 'none' && r.padding === 0 && !r.device;
+  const plain = bg.background_style === 'none' && padding === 0 && !r.device;
 
   const shadow = r.shadow ?? (plain ? DERIVED.plain.shadow : CAPTURE_DEFAULTS.shadow);
   for (const f of ['shadow_color', 'border_color', 'title_color', 'subtitle_color', 'text_color'] as const) {
@@ -118,7 +122,7 @@ export function resolveStyle(request: StyleRequest, resolvedOutput?: OutputSetti
   const camera = resolveCamera(r);
   return {
     ...bg,
-    padding: r.padding,
+    padding,
     corner_radius: r.corner_radius ?? (plain ? DERIVED.plain.corner_radius : CAPTURE_DEFAULTS.corner_radius),
     inset: r.inset,
     inset_balance: r.inset_balance,
@@ -147,12 +151,12 @@ export function resolveStyle(request: StyleRequest, resolvedOutput?: OutputSetti
     ...resolveDepthBlur(r, camera),
     title: r.title ?? null,
     title_font: checkFont('title_font', r.title_font),
-    title_size: r.title_size,
+    title_size: request.title_size ?? Math.round(CAPTURE_DEFAULTS.title_size * grow),
     title_color: r.title_color ?? (overlay ? DERIVED.overlayTitleInk : ink),
     title_position: r.title_position,
     subtitle: r.subtitle ?? null,
     subtitle_font: checkFont('subtitle_font', r.subtitle_font),
-    subtitle_size: r.subtitle_size,
+    subtitle_size: request.subtitle_size ?? Math.round(CAPTURE_DEFAULTS.subtitle_size * grow),
     subtitle_color: r.subtitle_color ?? (overlay ? DERIVED.overlaySubtitleInk : DERIVED.subtitleInk[theme]),
     badge: r.badge ?? null,
     watermark: r.watermark ?? null,

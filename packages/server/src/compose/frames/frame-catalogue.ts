@@ -11,7 +11,7 @@ export type { CornerRadii };
 export interface DeviceFrameSpec {
   device: Device;
   label: string;
-  family: 'phone' | 'laptop' | 'tablet' | 'browser';
+  family: DeviceFamily;
   /**
    * Capture settings applied when the request names the device and no viewport: the screen
    * below the system bar, so a default capture fills the page area exactly.
@@ -46,8 +46,14 @@ export interface DeviceFrameSpec {
   finishes: readonly string[];
 }
 
-/** Which bar the frame art draws: the iOS or iPadOS status bar, or the macOS menu bar. */
-export type SystemBarKind = 'ios-status' | 'ipados-status' | 'macos-menu';
+/** What kind of thing a frame is: it picks the catalogue's grouping and the outline parts. */
+export type DeviceFamily = 'phone' | 'tablet' | 'laptop' | 'desktop' | 'watch' | 'browser' | 'terminal';
+
+/**
+ * Which bar the frame art draws: the iOS or iPadOS status bar, Android's status bar (time at
+ * the left, icons at the right, around a punch-hole camera), or the macOS menu bar.
+ */
+export type SystemBarKind = 'ios-status' | 'ipados-status' | 'android-status' | 'macos-menu';
 
 const SAFARI_IOS_UA =
   'Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1';
@@ -57,6 +63,11 @@ const SAFARI_MAC_UA =
   'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Safari/605.1.15';
 const CHROME_MAC_UA =
   'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
+/** Chrome on Android sends this reduced user agent whatever the phone ("K" for the model). */
+const CHROME_ANDROID_UA =
+  'Mozilla/5.0 (Linux; Android 10; K) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36';
+const CHROME_ANDROID_TABLET_UA =
+  'Mozilla/5.0 (Linux; Android 10; K) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
 const EDGE_WINDOWS_UA =
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36 Edg/131.0.0.0';
 
@@ -67,6 +78,16 @@ export const BROWSER_CHROME = {
   'browser-macos': { tabStrip: 40, toolbar: 40, radius: 10 },
   'browser-windows': { tabStrip: 40, toolbar: 42, radius: 8 },
 } as const;
+
+/** The minimal browser window: one bar (no tabs) and the terminal's title bar, in device units. */
+export const MINIMAL_CHROME = { bar: 44, radius: 10 } as const;
+export const TERMINAL_CHROME = { bar: 32, radius: 10 } as const;
+
+/** A desktop display's stand: neck and foot below the chin, in device units. */
+export const DISPLAY_STAND = { neck: 230, neckWidth: 0.2, foot: 14, footWidth: 0.3 } as const;
+
+/** A watch's band above and below the case, in device units. */
+export const WATCH_BAND = { length: 80, width: 0.74 } as const;
 
 /** The iPhone's Dynamic Island: size and gap below the screen's top edge, in device units. */
 export const DYNAMIC_ISLAND = { width: 126, height: 37, top: 11 } as const;
@@ -186,6 +207,223 @@ export const FRAME_CATALOGUE: Readonly<Record<Device, DeviceFrameSpec>> = {
     outset: even(0),
     croppedVisible: 0.7,
     finishes: ['light', 'dark'],
+  },
+  'iphone-16': {
+    device: 'iphone-16',
+    label: 'iPhone 16',
+    family: 'phone',
+    // 393 x 852 pt screen; the status bar (safe-area-inset-top) is 59 pt on the island models.
+    viewport: { width: 393, height: 793 },
+    systemBar: { kind: 'ios-status', height: 59 },
+    dpr: 3,
+    userAgent: SAFARI_IOS_UA,
+    isMobile: true,
+    hasTouch: true,
+    fixedScreen: true,
+    screenRadii: [55, 55, 55, 55],
+    bezel: even(15),
+    bodyRadius: 70,
+    outset: { top: 0, right: 3, bottom: 0, left: 3 },
+    croppedVisible: 0.62,
+    finishes: ['black', 'white', 'teal', 'pink', 'ultramarine'],
+  },
+  'pixel-9': {
+    device: 'pixel-9',
+    label: 'Android phone (Pixel-like)',
+    family: 'phone',
+    // 1080 x 2424 px at 2.625 = 412 x 923 dp; a 44 dp status bar around the punch-hole camera.
+    viewport: { width: 412, height: 879 },
+    systemBar: { kind: 'android-status', height: 44 },
+    dpr: 2.625,
+    userAgent: CHROME_ANDROID_UA,
+    isMobile: true,
+    hasTouch: true,
+    fixedScreen: true,
+    screenRadii: [48, 48, 48, 48],
+    bezel: even(12),
+    bodyRadius: 60,
+    outset: { top: 0, right: 3, bottom: 0, left: 0 },
+    croppedVisible: 0.62,
+    finishes: ['obsidian', 'porcelain', 'wintergreen', 'peony'],
+  },
+  'galaxy-s25': {
+    device: 'galaxy-s25',
+    label: 'Android phone (Galaxy-like)',
+    family: 'phone',
+    // 1080 x 2340 px at 3 = 360 x 780 dp; a 36 dp status bar around the punch-hole camera.
+    viewport: { width: 360, height: 744 },
+    systemBar: { kind: 'android-status', height: 36 },
+    dpr: 3,
+    userAgent: CHROME_ANDROID_UA,
+    isMobile: true,
+    hasTouch: true,
+    fixedScreen: true,
+    screenRadii: [34, 34, 34, 34],
+    bezel: even(9),
+    bodyRadius: 43,
+    outset: { top: 0, right: 3, bottom: 0, left: 0 },
+    croppedVisible: 0.62,
+    finishes: ['navy', 'icy-blue', 'silver-shadow', 'mint'],
+  },
+  'ipad-air-11': {
+    device: 'ipad-air-11',
+    label: 'iPad Air 11"',
+    family: 'tablet',
+    // 820 x 1180 pt screen; iPadOS's status bar is 24 pt.
+    viewport: { width: 820, height: 1156 },
+    systemBar: { kind: 'ipados-status', height: 24 },
+    dpr: 2,
+    userAgent: SAFARI_IPAD_UA,
+    isMobile: true,
+    hasTouch: true,
+    fixedScreen: true,
+    screenRadii: [18, 18, 18, 18],
+    bezel: even(44),
+    bodyRadius: 58,
+    outset: even(3),
+    croppedVisible: 0.64,
+    finishes: ['space-gray', 'starlight', 'purple', 'blue'],
+  },
+  'android-tablet': {
+    device: 'android-tablet',
+    label: 'Android tablet',
+    family: 'tablet',
+    // 1600 x 2560 px at 2 = 800 x 1280 dp in portrait; a 28 dp status bar.
+    viewport: { width: 800, height: 1252 },
+    systemBar: { kind: 'android-status', height: 28 },
+    dpr: 2,
+    userAgent: CHROME_ANDROID_TABLET_UA,
+    isMobile: true,
+    hasTouch: true,
+    fixedScreen: true,
+    screenRadii: [16, 16, 16, 16],
+    bezel: even(36),
+    bodyRadius: 44,
+    outset: even(3),
+    croppedVisible: 0.64,
+    finishes: ['graphite', 'beige'],
+  },
+  'macbook-air-13': {
+    device: 'macbook-air-13',
+    label: 'MacBook Air 13"',
+    family: 'laptop',
+    // 1470 x 956 pt default scaled display; the menu bar is 37 pt around the notch.
+    viewport: { width: 1470, height: 919 },
+    systemBar: { kind: 'macos-menu', height: 37 },
+    dpr: 2,
+    userAgent: SAFARI_MAC_UA,
+    isMobile: false,
+    hasTouch: false,
+    fixedScreen: true,
+    screenRadii: [12, 12, 0, 0],
+    bezel: { top: 24, right: 22, bottom: 46, left: 22 },
+    bodyRadius: 26,
+    outset: {
+      top: 0,
+      right: LAPTOP_BASE.overhang,
+      bottom: LAPTOP_BASE.hinge + LAPTOP_BASE.height,
+      left: LAPTOP_BASE.overhang,
+    },
+    croppedVisible: 0.66,
+    finishes: ['midnight', 'starlight', 'silver', 'sky-blue'],
+  },
+  'laptop-windows': {
+    device: 'laptop-windows',
+    label: 'Windows laptop',
+    family: 'laptop',
+    // A 1920 x 1080 panel at Windows' 125 % scaling: 1536 x 864 CSS px, no system bar on top.
+    viewport: { width: 1536, height: 864 },
+    systemBar: null,
+    dpr: 1.25,
+    userAgent: EDGE_WINDOWS_UA,
+    isMobile: false,
+    hasTouch: false,
+    fixedScreen: true,
+    screenRadii: [0, 0, 0, 0],
+    bezel: { top: 30, right: 20, bottom: 40, left: 20 },
+    bodyRadius: 12,
+    outset: {
+      top: 0,
+      right: LAPTOP_BASE.overhang,
+      bottom: LAPTOP_BASE.hinge + LAPTOP_BASE.height,
+      left: LAPTOP_BASE.overhang,
+    },
+    croppedVisible: 0.66,
+    finishes: ['black', 'silver'],
+  },
+  'desktop-display': {
+    device: 'desktop-display',
+    label: 'Desktop display',
+    family: 'desktop',
+    // A 24" 4.5K all-in-one at its default 2240 x 1260 pt; a 25 pt menu bar (no notch).
+    viewport: { width: 2240, height: 1235 },
+    systemBar: { kind: 'macos-menu', height: 25 },
+    dpr: 2,
+    userAgent: SAFARI_MAC_UA,
+    isMobile: false,
+    hasTouch: false,
+    fixedScreen: true,
+    screenRadii: [0, 0, 0, 0],
+    bezel: { top: 48, right: 48, bottom: 270, left: 48 },
+    bodyRadius: 30,
+    outset: { top: 0, right: 0, bottom: DISPLAY_STAND.neck + DISPLAY_STAND.foot, left: 0 },
+    croppedVisible: 0.66,
+    finishes: ['silver', 'blue', 'green', 'pink'],
+  },
+  watch: {
+    device: 'watch',
+    label: 'Watch',
+    family: 'watch',
+    // A 45 mm class watch: 198 x 242 pt at 2x, no browser bar.
+    viewport: { width: 198, height: 242 },
+    systemBar: null,
+    dpr: 2,
+    userAgent: SAFARI_IOS_UA,
+    isMobile: true,
+    hasTouch: true,
+    fixedScreen: true,
+    screenRadii: [40, 40, 40, 40],
+    bezel: even(16),
+    bodyRadius: 56,
+    outset: { top: WATCH_BAND.length, right: 9, bottom: WATCH_BAND.length, left: 0 },
+    croppedVisible: 0.7,
+    finishes: ['midnight', 'starlight', 'silver'],
+  },
+  'browser-minimal': {
+    device: 'browser-minimal',
+    label: 'Browser window (minimal)',
+    family: 'browser',
+    viewport: { width: 1440, height: 900 },
+    systemBar: null,
+    dpr: 1,
+    userAgent: CHROME_MAC_UA,
+    isMobile: false,
+    hasTouch: false,
+    fixedScreen: false,
+    screenRadii: [0, 0, MINIMAL_CHROME.radius, MINIMAL_CHROME.radius],
+    bezel: { top: MINIMAL_CHROME.bar, right: 0, bottom: 0, left: 0 },
+    bodyRadius: MINIMAL_CHROME.radius,
+    outset: even(0),
+    croppedVisible: 0.7,
+    finishes: ['light', 'dark'],
+  },
+  terminal: {
+    device: 'terminal',
+    label: 'Terminal window',
+    family: 'terminal',
+    viewport: { width: 1200, height: 760 },
+    systemBar: null,
+    dpr: 1,
+    userAgent: CHROME_MAC_UA,
+    isMobile: false,
+    hasTouch: false,
+    fixedScreen: false,
+    screenRadii: [0, 0, TERMINAL_CHROME.radius, TERMINAL_CHROME.radius],
+    bezel: { top: TERMINAL_CHROME.bar, right: 0, bottom: 0, left: 0 },
+    bodyRadius: TERMINAL_CHROME.radius,
+    outset: even(0),
+    croppedVisible: 0.7,
+    finishes: ['dark', 'light'],
   },
 };
 

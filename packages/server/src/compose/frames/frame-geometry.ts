@@ -1,5 +1,11 @@
 import type { Rect } from '../scene-types.ts';
-import { type CornerRadii, type DeviceFrameSpec, LAPTOP_BASE } from './frame-catalogue.ts';
+import {
+  type CornerRadii,
+  type DeviceFrameSpec,
+  DISPLAY_STAND,
+  LAPTOP_BASE,
+  WATCH_BAND,
+} from './frame-catalogue.ts';
 
 /** A rounded rectangle: one part of a device's outline. */
 export interface RoundedRect {
@@ -58,6 +64,34 @@ export function frameLayout(spec: DeviceFrameSpec, pageWidth: number, pageHeight
       },
       radius: LAPTOP_BASE.height / 2,
     });
+  }
+  const bodyBottom = body.rect.y + body.rect.height;
+  if (spec.family === 'desktop') {
+    // The neck, then the foot, centred under the display.
+    const neckW = body.rect.width * DISPLAY_STAND.neckWidth;
+    const footW = body.rect.width * DISPLAY_STAND.footWidth;
+    const cx = body.rect.x + body.rect.width / 2;
+    silhouette.push(
+      { rect: { x: cx - neckW / 2, y: bodyBottom, width: neckW, height: DISPLAY_STAND.neck }, radius: 0 },
+      {
+        rect: {
+          x: cx - footW / 2,
+          y: bodyBottom + DISPLAY_STAND.neck,
+          width: footW,
+          height: DISPLAY_STAND.foot,
+        },
+        radius: DISPLAY_STAND.foot / 2,
+      },
+    );
+  }
+  if (spec.family === 'watch') {
+    // The band, above and below the case.
+    const bandW = body.rect.width * WATCH_BAND.width;
+    const bx = body.rect.x + (body.rect.width - bandW) / 2;
+    silhouette.push(
+      { rect: { x: bx, y: 0, width: bandW, height: body.rect.y + 20 }, radius: 14 },
+      { rect: { x: bx, y: bodyBottom - 20, width: bandW, height: height - bodyBottom + 20 }, radius: 14 },
+    );
   }
   const screen: Rect = {
     x: body.rect.x + bezel.left,

@@ -4,18 +4,21 @@ import { LAPTOP_BASE, LAPTOP_NOTCH } from './frame-catalogue.ts';
 import { insetRect, linearGradient, num, roundedRectPath } from './svg-shapes.ts';
 
 /**
- * MacBook Pro 16 from the front: an aluminium lid edge around black glass with a thin bezel, a
- * deeper chin, the camera notch cut into the top of the display, the dark hinge, and the base's
- * front lip with its highlight, finger scoop and shaded underside.
+ * A laptop from the front (MacBook Pro 16, MacBook Air 13, the Windows laptop): an aluminium lid
+ * edge around black glass with a thin bezel, a deeper chin, the camera notch cut into the top of
+ * the display (or, without a menu bar, the camera in the bezel above a square-cornered panel),
+ * the dark hinge, and the base's front lip with its highlight, finger scoop and shaded underside.
  */
-export function laptopArt({ layout, finish, hole, holeRadii }: FrameArtInput): FrameArt {
+export function laptopArt({ spec, layout, finish, hole, holeRadii }: FrameArtInput): FrameArt {
+  const notched = spec.systemBar?.kind === 'macos-menu';
   const c = finish.color;
   const lid = layout.body.rect;
   const r = layout.body.radius;
   const s = layout.screen;
-  const lidRadii: [number, number, number, number] = [r, r, 12, 12];
+  const lidRadii: [number, number, number, number] = [r, r, Math.min(12, r), Math.min(12, r)];
+  const glassBottom = Math.min(9, r - rimOf(r));
   const holePath = roundedRectPath(hole, holeRadii);
-  const rim = 3.2;
+  const rim = rimOf(r);
   const baseY = lid.y + lid.height + LAPTOP_BASE.hinge;
   const W = layout.width;
   const H = LAPTOP_BASE.height;
@@ -71,7 +74,7 @@ export function laptopArt({ layout, finish, hole, holeRadii }: FrameArtInput): F
     `Q${num(nx + notch.w)},${num(s.y - 1)} ${num(nx + notch.w + 6)},${num(s.y - 1)}Z`,
   ].join('');
   const camX = s.x + s.width / 2;
-  const camY = s.y + 13;
+  const camY = notched ? s.y + 13 : lid.y + spec.bezel.top / 2;
   const basePath = [
     `M${num(4)},${num(baseY)}`,
     `H${num(W - 4)}`,
@@ -88,9 +91,9 @@ export function laptopArt({ layout, finish, hole, holeRadii }: FrameArtInput): F
   const hinge = { x: lid.x + 16, w: lid.width - 32 };
   const body = [
     `<path d="${roundedRectPath(lid, lidRadii)}${holePath}" fill-rule="evenodd" fill="url(#lid)"/>`,
-    `<path d="${roundedRectPath(insetRect(lid, rim), [r - rim, r - rim, 9, 9])}${holePath}" fill-rule="evenodd" fill="url(#glass)"/>`,
-    `<path d="${roundedRectPath(insetRect(lid, rim + 0.5), [r - rim, r - rim, 9, 9])}" fill="none" stroke="#2A2A2E" stroke-width="1" opacity="0.9"/>`,
-    `<path d="${notchPath}" fill="#0A0A0B"/>`,
+    `<path d="${roundedRectPath(insetRect(lid, rim), [r - rim, r - rim, glassBottom, glassBottom])}${holePath}" fill-rule="evenodd" fill="url(#glass)"/>`,
+    `<path d="${roundedRectPath(insetRect(lid, rim + 0.5), [r - rim, r - rim, glassBottom, glassBottom])}" fill="none" stroke="#2A2A2E" stroke-width="1" opacity="0.9"/>`,
+    notched ? `<path d="${notchPath}" fill="#0A0A0B"/>` : '',
     `<circle cx="${num(camX)}" cy="${num(camY)}" r="4.6" fill="#15171C"/>`,
     `<circle cx="${num(camX)}" cy="${num(camY)}" r="2.4" fill="#1E2A45"/>`,
     `<circle cx="${num(camX - 0.9)}" cy="${num(camY - 0.9)}" r="0.8" fill="#7E93C4" opacity="0.6"/>`,
@@ -101,4 +104,9 @@ export function laptopArt({ layout, finish, hole, holeRadii }: FrameArtInput): F
     `<rect x="${num(6)}" y="${num(baseY + 0.4)}" width="${num(W - 12)}" height="0.9" fill="#fff" opacity="0.35"/>`,
   ].join('');
   return { defs, body };
+}
+
+/** The metal rim of the lid around the glass: thinner on a squarer lid. */
+function rimOf(radius: number): number {
+  return radius >= 20 ? 3.2 : 2.4;
 }

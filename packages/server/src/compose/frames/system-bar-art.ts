@@ -1,3 +1,4 @@
+import { androidStatusBarArt } from './android-status-bar-art.ts';
 import { hex } from './device-finish.ts';
 import type { SystemBarKind } from './frame-catalogue.ts';
 import { iosStatusBarArt } from './ios-status-bar-art.ts';
@@ -9,6 +10,7 @@ import type { SystemBarArt, SystemBarArtInput } from './system-bar.ts';
 const BARS: Readonly<Record<SystemBarKind, (input: SystemBarArtInput) => SystemBarArt>> = {
   'ios-status': iosStatusBarArt,
   'ipados-status': ipadosStatusBarArt,
+  'android-status': androidStatusBarArt,
   'macos-menu': macosMenuBarArt,
 };
 
