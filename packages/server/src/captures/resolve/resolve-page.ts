@@ -82,6 +82,7 @@ export function resolvePageCapture(
     hideSelectors: request.hide_selectors ?? [],
     selector: request.selector,
     ...(element ? { element } : {}),
-    ...resolvePageControls(request, url),
+    // The body as given: a control checks what the caller said (dark_mode unset is not false).
+    ...resolvePageControls(body, url),
   };
 }
