@@ -6,21 +6,12 @@ import {
 } from '@vitrine/contract';
 import { parseCookie } from 'cookie';
 import { parse as parseHost } from 'tldts';
+import type { PageCookie } from '../browser/page-auth.ts';
 import { type AppError, invalidParam } from '../errors/app-error.ts';
 import { normalizeDomain } from '../projects/domain-name.ts';
 
 /** A cookie as stored and as Playwright's `addCookies` takes it (a leading dot: subdomains too). */
-export interface StoredCookie {
-  name: string;
-  value: string;
-  domain: string;
-  path: string;
-  /** Unix seconds; -1 is a session cookie. */
-  expires: number;
-  httpOnly: boolean;
-  secure: boolean;
-  sameSite: 'Strict' | 'Lax' | 'None';
-}
+export type StoredCookie = PageCookie;
 
 export interface StoredOrigin {
   origin: string;

@@ -3,24 +3,27 @@ import type { PageLease } from './browser-pool.ts';
 import { navigationError, renderFailed, targetUnreachable } from './capture-errors.ts';
 import { watchMainFrameRefusal } from './main-frame-refusal.ts';
 
+/** A cookie as Playwright's `addCookies` takes it: an auth profile's, or a request's own. */
+export interface PageCookie {
+  name: string;
+  value: string;
+  /** A leading dot: the domain and its subdomains; otherwise that host only. */
+  domain: string;
+  path: string;
+  /** Unix seconds; -1 for a session cookie. */
+  expires: number;
+  httpOnly: boolean;
+  secure: boolean;
+  sameSite: 'Strict' | 'Lax' | 'None';
+}
+
 /**
  * A login to load a page with (an auth profile's state): cookies for the context's jar, and
  * localStorage values per origin. Handed to the capture stage at run time only; never part of
  * the (stored, serialised) page options.
  */
 export interface PageAuth {
-  cookies: {
-    name: string;
-    value: string;
-    /** A leading dot: the domain and its subdomains; otherwise that host only. */
-    domain: string;
-    path: string;
-    /** Unix seconds; -1 for a session cookie. */
-    expires: number;
-    httpOnly: boolean;
-    secure: boolean;
-    sameSite: 'Strict' | 'Lax' | 'None';
-  }[];
+  cookies: PageCookie[];
   origins: { origin: string; localStorage: { name: string; value: string }[] }[];
 }
 

@@ -1,3 +1,4 @@
+import type { PageCookie } from './page-auth.ts';
 /**
  * The capture controls of issue 40 as the capture stage takes them: plain data, every default
  * applied and every check done (captures/resolve-controls.ts). Carried by PageCaptureOptions.
@@ -16,16 +17,7 @@ export type PageAction =
 export type ActionTarget = { selector: string } | { element: string };
 
 /** A cookie of the request itself, checked against the target's site like an auth profile's. */
-export interface RequestCookie {
-  name: string;
-  value: string;
-  domain: string;
-  path: string;
-  expires: number;
-  httpOnly: boolean;
-  secure: boolean;
-  sameSite: 'Strict' | 'Lax' | 'None';
-}
+export type RequestCookie = PageCookie;
 
 /** How the browser presents itself beyond viewport, user agent and colour scheme. */
 export interface PageIdentity {
