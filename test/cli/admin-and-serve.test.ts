@@ -78,7 +78,7 @@ describe('bin/vitrine admin and serve', () => {
       stderr: expect.stringContaining('No active key'),
     });
     // A CLI process per step, each a Node start-up: about 13 s on a quiet 2-core machine.
-  }, 90_000);
+  }, 180_000);
 
   it('rotate-master-key re-wraps the stored secrets and replaces the key file', async () => {
     await admin('create-user', '--email', 'rotate@example.com', '--password', 'long enough');
@@ -133,5 +133,7 @@ describe('bin/vitrine admin and serve', () => {
     } finally {
       if (child.exitCode === null) child.kill('SIGKILL');
     }
-  });
+    // A cold start of the whole server (Node, migrations, Chromium's spare page) took ~25 s on
+    // two loaded cores: the default 30 s left no margin.
+  }, 120_000);
 });
