@@ -167,7 +167,10 @@ describe.each(QUEUE_BACKENDS.map((make) => [make().label, make] as const))(
     });
 
     it('on close lets in-flight jobs finish within the grace, and gives back the ones that do not', async () => {
-      const queue = await open();
+      // A lease far longer than the test: on two loaded cores a renewal can come later than
+      // SETTINGS' 400 ms lease, and a lost lease (rightly) leaves the job to expire instead of
+      // releasing it, which is not what this test is about.
+      const queue = await open({ ...SETTINGS, leaseMs: 60_000 });
       await queue.enqueue('finishes', { n: 1 });
       let release!: () => void;
       const gate = new Promise<void>((resolve) => {
