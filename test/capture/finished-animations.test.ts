@@ -40,6 +40,14 @@ function shoot(page: string, overrides: Partial<PageCaptureOptions> = {}) {
 async function difference(a: Buffer, b: Buffer): Promise<number> {
   const pixels = await differingPixels(a, b, 32);
   console.log('differing pixels', pixels);
+  if (pixels >= TOLERANCE) {
+    // Kept for a look when the test fails: the two captures side by side.
+    const dir = path.resolve('test-output/finished-animations');
+    fs.mkdirSync(dir, { recursive: true });
+    const stamp = `${Date.now()}`;
+    fs.writeFileSync(path.join(dir, `${stamp}-a.png`), a);
+    fs.writeFileSync(path.join(dir, `${stamp}-b.png`), b);
+  }
   return pixels;
 }
 const TOLERANCE = 60;

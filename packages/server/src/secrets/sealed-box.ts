@@ -36,6 +36,29 @@ function decrypt(key: Buffer, iv: Buffer, body: Buffer, aad: Buffer): Buffer {
   return Buffer.concat([decipher.update(body.subarray(0, body.length - TAG_BYTES)), decipher.final()]);
 }
 
+interface SealedParts {
+  wrapIv: Buffer;
+  wrappedKey: Buffer;
+  iv: Buffer;
+  body: Buffer;
+}
+
+function formatSealed(parts: SealedParts): string {
+  return [
+    'v1',
+    ...[parts.wrapIv, parts.wrappedKey, parts.iv, parts.body].map((p) => p.toString('base64url')),
+  ].join('.');
+}
+
+/** The four base64url parts of a `v1` sealed value. */
+function parseSealed(sealed: string): SealedParts {
+  const [version, wrapIv, wrappedKey, iv, body, ...rest] = sealed.split('.');
+  if (version !== 'v1' || !wrapIv || !wrappedKey || !iv || !body || rest.length > 0)
+    throw new Error('Malformed sealed value');
+  const decode = (part: string) => Buffer.from(part, 'base64url');
+  return { wrapIv: decode(wrapIv), wrappedKey: decode(wrappedKey), iv: decode(iv), body: decode(body) };
+}
+
 export function createSealedBox(masterKey: Buffer): SealedBox {
   if (masterKey.length !== 32) throw new Error('The master key must be 32 bytes');
   return {
@@ -44,41 +67,23 @@ export function createSealedBox(masterKey: Buffer): SealedBox {
       const dataKey = crypto.randomBytes(32);
       const wrapped = encrypt(masterKey, dataKey, aad);
       const sealed = encrypt(dataKey, Buffer.from(plaintext, 'utf8'), aad);
-      return ['v1', wrapped.iv, wrapped.body, sealed.iv, sealed.body]
-        .map((p) => (typeof p === 'string' ? p : p.toString('base64url')))
-        .join('.');
+      return formatSealed({ wrapIv: wrapped.iv, wrappedKey: wrapped.body, iv: sealed.iv, body: sealed.body });
     },
     rewrap(sealed, recordId, newMasterKey) {
       if (newMasterKey.length !== 32) throw new Error('The master key must be 32 bytes');
-      const [version, wrapIv, wrappedKey, iv, body] = sealed.split('.');
-      if (version !== 'v1' || !wrapIv || !wrappedKey || !iv || !body)
-        throw new Error('Malformed sealed value');
+      const parts = parseSealed(sealed);
       const aad = Buffer.from(recordId, 'utf8');
-      const dataKey = decrypt(
-        masterKey,
-        Buffer.from(wrapIv, 'base64url'),
-        Buffer.from(wrappedKey, 'base64url'),
-        aad,
-      );
+      const dataKey = decrypt(masterKey, parts.wrapIv, parts.wrappedKey, aad);
       // The data itself must open too, so a rotation never carries a corrupt record along.
-      decrypt(dataKey, Buffer.from(iv, 'base64url'), Buffer.from(body, 'base64url'), aad);
+      decrypt(dataKey, parts.iv, parts.body, aad);
       const wrapped = encrypt(newMasterKey, dataKey, aad);
-      return ['v1', wrapped.iv.toString('base64url'), wrapped.body.toString('base64url'), iv, body].join('.');
+      return formatSealed({ ...parts, wrapIv: wrapped.iv, wrappedKey: wrapped.body });
     },
     open(sealed, recordId) {
-      const [version, wrapIv, wrappedKey, iv, body] = sealed.split('.');
-      if (version !== 'v1' || !wrapIv || !wrappedKey || !iv || !body)
-        throw new Error('Malformed sealed value');
+      const parts = parseSealed(sealed);
       const aad = Buffer.from(recordId, 'utf8');
-      const dataKey = decrypt(
-        masterKey,
-        Buffer.from(wrapIv, 'base64url'),
-        Buffer.from(wrappedKey, 'base64url'),
-        aad,
-      );
-      return decrypt(dataKey, Buffer.from(iv, 'base64url'), Buffer.from(body, 'base64url'), aad).toString(
-        'utf8',
-      );
+      const dataKey = decrypt(masterKey, parts.wrapIv, parts.wrappedKey, aad);
+      return decrypt(dataKey, parts.iv, parts.body, aad).toString('utf8');
     },
   };
 }

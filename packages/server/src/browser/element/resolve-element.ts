@@ -206,31 +206,28 @@ async function isolatedScripts(page: Page): Promise<PageScripts> {
       frameId: frameTree.frame.id,
       worldName: 'vitrine-element',
     });
+    /** Evaluates `body` in the isolated world; its value, or the page's exception as an Error. */
+    async function evaluate(body: string): Promise<unknown> {
+      // `__name`: what a bundler's keepNames wraps functions in; defined so the source runs as is.
+      const { result, exceptionDetails } = await cdp.send('Runtime.evaluate', {
+        expression: `(() => { const __name = (f) => f; ${body} })()`,
+        contextId: executionContextId,
+        returnByValue: true,
+      });
+      if (exceptionDetails) {
+        throw new Error(exceptionDetails.exception?.description ?? exceptionDetails.text);
+      }
+      return result.value;
+    }
     return {
-      async run(script, args) {
-        // `__name`: what a bundler's keepNames wraps functions in; defined so the source runs as is.
-        const expression = `(() => { const __name = (f) => f; return (${script.toString()})(${JSON.stringify(args)}); })()`;
-        const { result, exceptionDetails } = await cdp.send('Runtime.evaluate', {
-          expression,
-          contextId: executionContextId,
-          returnByValue: true,
-        });
-        if (exceptionDetails) {
-          throw new Error(exceptionDetails.exception?.description ?? exceptionDetails.text);
-        }
-        return result.value;
+      async run<A, R>(script: (args: A) => R, args: A): Promise<R> {
+        return (await evaluate(`return (${script.toString()})(${JSON.stringify(args)});`)) as R;
       },
       async runEach(script, list) {
-        const expression = `(() => { const __name = (f) => f; const script = (${script.toString()}); return ${JSON.stringify(list)}.map((args) => script(args)); })()`;
-        const { result, exceptionDetails } = await cdp.send('Runtime.evaluate', {
-          expression,
-          contextId: executionContextId,
-          returnByValue: true,
-        });
-        if (exceptionDetails) {
-          throw new Error(exceptionDetails.exception?.description ?? exceptionDetails.text);
-        }
-        return Array.isArray(result.value) ? result.value : [];
+        const value = await evaluate(
+          `const script = (${script.toString()}); return ${JSON.stringify(list)}.map((args) => script(args));`,
+        );
+        return Array.isArray(value) ? value : [];
       },
       async crop(box) {
         if (box.width < 1 || box.height < 1) return undefined;
