@@ -1,4 +1,5 @@
 import type { CaptureRequest } from '@vitrine/contract';
+import type { ElementOutlineEntry } from '../element-outline.ts';
 
 /** Page types the AI step tells apart (issue 13). */
 export const PAGE_TYPES = [
@@ -150,18 +151,6 @@ export interface AiInput {
   prompt: string | null;
 }
 
-/** One candidate element as the provider sees it: a summary line, role, heading, size, a small crop. */
-export interface ElementOutline {
-  index: number;
-  summary: string;
-  role: string;
-  heading: string;
-  width: number;
-  height: number;
-  /** data: URL of a small JPEG of the element, when it could be taken. */
-  crop?: string;
-}
-
 /** An AI provider: the built-in engine, or an OpenAI-compatible model. */
 export interface AiProvider {
   readonly name: string;
@@ -171,5 +160,5 @@ export interface AiProvider {
    * candidate's index, `'none'` when none of them is meant, or null to leave the choice to the
    * resolver's own scoring.
    */
-  chooseElement(query: string, outline: ElementOutline[]): Promise<number | 'none' | null>;
+  chooseElement(query: string, outline: ElementOutlineEntry[]): Promise<number | 'none' | null>;
 }

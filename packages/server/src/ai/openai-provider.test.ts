@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startChatCompletionsDouble } from '../../../../test/support/chat-completions-double.ts';
-import type { ElementOutline } from './ai-types.ts';
+import type { ElementOutlineEntry } from '../element-outline.ts';
 import { createOpenAiProvider } from './openai-provider.ts';
 
 describe('OpenAI-compatible chooseElement', () => {
@@ -12,7 +12,7 @@ describe('OpenAI-compatible chooseElement', () => {
   afterAll(async () => {
     await double?.close();
   });
-  const outline: ElementOutline[] = [
+  const outline: ElementOutlineEntry[] = [
     { index: 0, summary: 'header nav: Home, Docs', role: 'navigation', heading: '', width: 1280, height: 64 },
     {
       index: 2,

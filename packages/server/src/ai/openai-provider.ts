@@ -1,6 +1,7 @@
 import { composeFieldsShape } from '@vitrine/contract';
 import { z } from 'zod';
-import type { AiDecision, AiInput, AiProvider, ChosenFields, ElementOutline } from './ai-types.ts';
+import type { ElementOutlineEntry } from '../element-outline.ts';
+import type { AiDecision, AiInput, AiProvider, ChosenFields } from './ai-types.ts';
 import { PAGE_TYPES, TONES } from './ai-types.ts';
 import { decideBuiltin } from './builtin-provider.ts';
 import { COPY_LIMITS } from './write-copy.ts';
@@ -152,7 +153,10 @@ export function createOpenAiProvider(settings: OpenAiSettings, fetchImpl: typeof
     }
   }
 
-  async function chooseElement(query: string, outline: ElementOutline[]): Promise<number | 'none' | null> {
+  async function chooseElement(
+    query: string,
+    outline: ElementOutlineEntry[],
+  ): Promise<number | 'none' | null> {
     if (outline.length === 0) return null;
     const lines = outline.map(
       (o) =>

@@ -1,5 +1,6 @@
 import type { Page } from 'playwright-core';
 import { z } from 'zod';
+import type { ElementOutlineEntry } from '../../element-outline.ts';
 import { AppError } from '../../errors/app-error.ts';
 import { type ChartsInPage, chartKinds } from './chart-kinds.ts';
 import type {
@@ -32,19 +33,6 @@ export interface ElementResolution {
   strategy: string;
   bbox: DocumentBox;
   confidence: number;
-}
-
-/** One of the best candidates, as an AI picker sees it (never the page's HTML). */
-export interface ElementOutlineEntry {
-  index: number;
-  /** One line: tag and role, identifiers, name, heading, contents, size and place, text start. */
-  summary: string;
-  role: string;
-  heading: string;
-  width: number;
-  height: number;
-  /** A small JPEG of the candidate's box (at most 256 px a side), as a data URL, when it could be taken. */
-  crop?: string;
 }
 
 /**
