@@ -65,7 +65,8 @@ if (process.argv[2] === '--proxy-child') {
           const proxy = cpuSampler([child.pid as number]);
           for (let i = 0; i < loads; i += 1) await load();
           await new Promise((r) => setTimeout(r, 300));
-          const a = (acc[v] ??= { chromium: 0, proxy: 0, n: 0 });
+          acc[v] ??= { chromium: 0, proxy: 0, n: 0 };
+          const a = acc[v];
           a.chromium += total(chromium.stop().byClass);
           a.proxy += total(proxy.stop().byClass);
           a.n += loads;
