@@ -14,12 +14,19 @@ const viewport = JSON.parse(process.argv[2] ?? '{"width":1440,"height":900}') as
 const bare = await barePlaywright(viewport);
 process.on(
   'message',
-  (message: { id: number; url: string; fullPage?: boolean; png?: boolean; close?: boolean }) => {
+  (message: {
+    id: number;
+    url: string;
+    fullPage?: boolean;
+    png?: boolean;
+    settleMs?: number;
+    close?: boolean;
+  }) => {
     if (message.close) {
       void bare.close().finally(() => process.exit(0));
       return;
     }
-    bare.capture(message.url, { fullPage: message.fullPage }).then(
+    bare.capture(message.url, { fullPage: message.fullPage, settleMs: message.settleMs }).then(
       (png) =>
         process.send?.({
           id: message.id,

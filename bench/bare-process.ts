@@ -5,8 +5,8 @@ import type { Baseline, Viewport } from './baselines.ts';
 export interface BareProcess extends Baseline {
   /** The Node process driving this bare-playwright's Chromium (the root of its tree). */
   pid: number;
-  /** A capture whose PNG comes back (for the pixel comparison). */
-  png(url: string): Promise<Uint8Array>;
+  /** A capture whose PNG comes back (for the pixel comparison), `settleMs` after `load`. */
+  png(url: string, settleMs?: number): Promise<Uint8Array>;
 }
 
 /** bare-playwright forked into a Node process of its own (bare-child.ts), ready to capture. */
@@ -43,11 +43,11 @@ export async function barePlaywrightProcess(viewport: Viewport): Promise<BarePro
         child.send({ id, url, fullPage });
       });
     },
-    png(url) {
+    png(url, settleMs = 0) {
       const id = nextId++;
       return new Promise<Uint8Array>((resolve, reject) => {
         pending.set(id, { resolve: (png) => resolve(Buffer.from(png ?? '', 'base64')), reject });
-        child.send({ id, url, png: true });
+        child.send({ id, url, png: true, settleMs });
       });
     },
     async close() {

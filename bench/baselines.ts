@@ -14,7 +14,8 @@ export interface Viewport {
 
 export interface Baseline {
   name: string;
-  capture(url: string, options?: { fullPage?: boolean }): Promise<Uint8Array>;
+  /** `settleMs`: a wait after `load` before the shot (the pixel check's reference, not timed). */
+  capture(url: string, options?: { fullPage?: boolean; settleMs?: number }): Promise<Uint8Array>;
   close(): Promise<void>;
 }
 
@@ -29,11 +30,12 @@ export async function barePlaywright(viewport: Viewport): Promise<Baseline> {
   });
   return {
     name: 'bare-playwright',
-    async capture(url, { fullPage = false } = {}) {
+    async capture(url, { fullPage = false, settleMs = 0 } = {}) {
       const context = await browser.newContext({ viewport });
       try {
         const page = await context.newPage();
         await page.goto(url, { waitUntil: 'load' });
+        if (settleMs > 0) await page.waitForTimeout(settleMs);
         try {
           return await page.screenshot({ type: 'png', fullPage });
         } catch (error) {

@@ -41,10 +41,17 @@ function compare(a: Awaited<ReturnType<typeof decode>>, b: Awaited<ReturnType<ty
 }
 
 /**
+ * How long bare-playwright's reference capture waits after `load`: the dashboard template's
+ * Chart.js charts animate for a second after it, and a shot at `load` catches them half drawn
+ * (16,266 pixels off against the service's capture, which waits for them; 0 after this wait).
+ */
+const BARE_SETTLE_MS = 4000;
+
+/**
  * "The bench's pages render identically before and after" (issue 15): each bench page captured
  * by the service raw and styled, compared with the same capture of the previous run (kept in
  * bench/results/pixels/, not committed; the first run on a machine only stores them), and each
- * raw capture with bare-playwright's of the same page.
+ * raw capture with bare-playwright's of the same page, BARE_SETTLE_MS after its `load`.
  */
 export async function pixelSection(
   capture: (route: '/v1/raw' | '/v1/capture', url: string) => Promise<Uint8Array>,
@@ -63,7 +70,7 @@ export async function pixelSection(
       fs.writeFileSync(file, png);
       const check: PixelCheck = { previous };
       if (route === '/v1/raw') {
-        check.bare = compare(now, await decode(await bare.png(url)));
+        check.bare = compare(now, await decode(await bare.png(url, BARE_SETTLE_MS)));
       }
       out[name] = check;
       console.log(

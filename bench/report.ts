@@ -44,7 +44,8 @@ export interface Results {
   /** Issue 16: a style change on an already captured page (the playground's preview update). */
   preview?: { client: Stats; server: Stats; navigations: number; rounds: number };
   start?: { healthyMs: number; firstCaptureMs: number }[];
-  cpu?: Record<string, CpuResult>;
+  /** Per bench page, per contender. */
+  cpu?: Record<string, Record<string, CpuResult>>;
   pixels?: Record<string, PixelCheck>;
   memory?: MemoryResult;
   element?: ElementBenchResult[];
@@ -206,16 +207,17 @@ export function markdown(r: Results): string {
     );
   }
   if (r.cpu) {
-    const bare = r.cpu['bare-playwright'];
     const x = (v: number, b: number | undefined) => (b ? ` (${Math.round((v / b) * 100) / 100} x)` : '');
+    const first = Object.values(r.cpu)[0]?.['bare-playwright'];
     lines.push(
       '',
-      `Back-to-back sequential captures of the simple page (${bare?.captures ?? '?'} per contender over the rounds, no idle time between requests): wall and CPU per capture, CPU from /proc/<pid>/stat of each contender's process tree by class; the egress proxy runs inside the service's Node. "machine" is the whole machine's busy CPU (/proc/stat) per capture, bench client and any other load included.`,
+      `Back-to-back sequential captures of each bench page (${first?.captures ?? '?'} per contender and page over the rounds, no idle time between requests): wall and CPU per capture, CPU from /proc/<pid>/stat of each contender's process tree by class; the egress proxy runs inside the service's Node. "machine" is the whole machine's busy CPU (/proc/stat) per capture, bench client and any other load included.`,
       '',
     );
     lines.push(
       table(
         [
+          'page',
           'contender',
           'wall p50 / p95 ms',
           'wall mean ms',
@@ -228,19 +230,23 @@ export function markdown(r: Results): string {
           'per round',
           'machine',
         ],
-        Object.entries(r.cpu).map(([k, v]) => [
-          k,
-          ms(v.wall),
-          `${v.wallMeanMs}${k === 'bare-playwright' ? '' : x(v.wallMeanMs, bare?.wallMeanMs)}`,
-          String(v.cpuMs.node),
-          String(v.cpuMs.browser),
-          String(v.cpuMs.renderer),
-          String(v.cpuMs['gpu+utility']),
-          String(v.cpuMs.other),
-          `**${v.cpuMs.total}**${k === 'bare-playwright' ? '' : x(v.cpuMs.total, bare?.cpuMs.total)}`,
-          v.perRound.join(', '),
-          String(v.machineMs),
-        ]),
+        Object.entries(r.cpu).flatMap(([page, byContender]) => {
+          const bare = byContender['bare-playwright'];
+          return Object.entries(byContender).map(([k, v]) => [
+            page,
+            k,
+            ms(v.wall),
+            `${v.wallMeanMs}${k === 'bare-playwright' ? '' : x(v.wallMeanMs, bare?.wallMeanMs)}`,
+            String(v.cpuMs.node),
+            String(v.cpuMs.browser),
+            String(v.cpuMs.renderer),
+            String(v.cpuMs['gpu+utility']),
+            String(v.cpuMs.other),
+            `**${v.cpuMs.total}**${k === 'bare-playwright' ? '' : x(v.cpuMs.total, bare?.cpuMs.total)}`,
+            v.perRound.join(', '),
+            String(v.machineMs),
+          ]);
+        }),
       ),
     );
   }

@@ -17,7 +17,7 @@
 import { execFileSync } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
-import { startFixtureServer } from '../test/support/fixture-server.ts';
+import { startFixtureServer, TEMPLATES_PATH } from '../test/support/fixture-server.ts';
 import { barePlaywrightProcess } from './bare-process.ts';
 import { barePlaywright, captureWebsitePerCall, captureWebsiteWarm } from './baselines.ts';
 import { benchCompose } from './compose.ts';
@@ -110,7 +110,31 @@ const results: Results = {
 };
 const fixtures = await startFixtureServer();
 const page = (name: string) => `${fixtures.origin}/bench/${name}.html`;
-const pages = { simple: page('simple'), heavy: page('heavy'), long: page('long') };
+/**
+ * The bench pages: three of our own, and two real templates (issue 42) from the element
+ * evaluation set (test/element/templates, MIT, served offline): Start Bootstrap's SB Admin 2
+ * dashboard (two Chart.js charts, Font Awesome, jQuery, Bootstrap) and its Agency landing page
+ * (a long marketing page of ten sections and photographs).
+ */
+const allPages = {
+  simple: page('simple'),
+  heavy: page('heavy'),
+  long: page('long'),
+  dashboard: `${fixtures.origin}${TEMPLATES_PATH}startbootstrap-sb-admin-2/index.html`,
+  marketing: `${fixtures.origin}${TEMPLATES_PATH}startbootstrap-agency/index.html`,
+};
+/** BENCH_PAGES (comma-separated names of allPages) narrows the per-page sections, for development. */
+const pageFilter = process.env.BENCH_PAGES?.split(',').filter(Boolean) ?? [];
+const unknownPages = pageFilter.filter((p) => !(p in allPages));
+if (unknownPages.length > 0) {
+  console.error(`unknown page(s) ${unknownPages.join(', ')}; known: ${Object.keys(allPages).join(', ')}`);
+  process.exit(2);
+}
+const perPage: Record<string, string> = Object.fromEntries(
+  Object.entries(allPages).filter(([name]) => pageFilter.length === 0 || pageFilter.includes(name)),
+);
+if (pageFilter.length > 0) results.notes.push(`Pages narrowed by BENCH_PAGES to ${pageFilter.join(', ')}.`);
+const pages = { simple: allPages.simple, heavy: allPages.heavy, long: allPages.long };
 console.log(`Vitrine bench on ${results.machine.nproc} cores, Chromium ${results.machine.chromium}`);
 
 /** Says how many of a section's turns began on a quiet machine (`untilQuiet`), notes the others. */
@@ -169,7 +193,7 @@ try {
       if (wanted('latency')) {
         console.log('latency (P1r, P1)');
         const turns = { ...quietTurns };
-        results.latency = await latencySection(c, pages, ROUNDS);
+        results.latency = await latencySection(c, perPage, ROUNDS);
         results.latencyPerCall = await perCallSection(c, pages.simple, Math.max(3, Math.round(ROUNDS / 2)));
         reportQuietTurns('latency', turns);
         if (!QUICK) {
@@ -196,7 +220,7 @@ try {
       }
       if (wanted('throughput')) {
         console.log('throughput at concurrency 4 (P3)');
-        results.throughput = await throughputSection(c, Object.values(pages), 2, BLOCK_SECONDS);
+        results.throughput = await throughputSection(c, Object.values(perPage), 2, BLOCK_SECONDS);
       }
       if (wanted('cache')) {
         console.log('cache and CDN (P4)');
@@ -242,28 +266,39 @@ try {
       const bare = await barePlaywrightProcess(VIEWPORT);
       try {
         if (wanted('cpu')) {
-          console.log(`CPU per capture, ${CPU_CAPTURES} back-to-back captures x ${CPU_ROUNDS} rounds (P8)`);
-          const via = (route: '/v1/raw' | '/v1/capture') => ({
-            roots: [service.servicePid],
-            capture: () => postCapture(service.baseUrl, service.key, route, pages.simple),
-          });
-          results.cpu = await cpuSection(
-            {
-              'bare-playwright': bareContender(bare, pages.simple),
-              'vitrine-raw': via('/v1/raw'),
-              'vitrine-capture': via('/v1/capture'),
-            },
-            CPU_CAPTURES,
-            CPU_ROUNDS,
-          );
-          console.table(
-            Object.fromEntries(
-              Object.entries(results.cpu).map(([k, v]) => [
-                k,
-                { 'wall p50 ms': v.wall.p50, 'wall mean ms': v.wallMeanMs, ...v.cpuMs, machine: v.machineMs },
-              ]),
-            ),
-          );
+          results.cpu = {};
+          for (const [name, url] of Object.entries(perPage)) {
+            console.log(
+              `CPU per capture, ${name} page, ${CPU_CAPTURES} back-to-back captures x ${CPU_ROUNDS} rounds (P8)`,
+            );
+            const via = (route: '/v1/raw' | '/v1/capture') => ({
+              roots: [service.servicePid],
+              capture: () => postCapture(service.baseUrl, service.key, route, url),
+            });
+            const cpu = await cpuSection(
+              {
+                'bare-playwright': bareContender(bare, url),
+                'vitrine-raw': via('/v1/raw'),
+                'vitrine-capture': via('/v1/capture'),
+              },
+              CPU_CAPTURES,
+              CPU_ROUNDS,
+            );
+            results.cpu[name] = cpu;
+            console.table(
+              Object.fromEntries(
+                Object.entries(cpu).map(([k, v]) => [
+                  k,
+                  {
+                    'wall p50 ms': v.wall.p50,
+                    'wall mean ms': v.wallMeanMs,
+                    ...v.cpuMs,
+                    machine: v.machineMs,
+                  },
+                ]),
+              ),
+            );
+          }
         }
         if (wanted('cpu')) {
           console.log('pixels of the bench pages against the previous run and bare-playwright');
@@ -275,14 +310,14 @@ try {
             if (!response.ok) throw new Error(`image ${answer.url}: ${response.status}`);
             return new Uint8Array(await response.arrayBuffer());
           };
-          results.pixels = await pixelSection(image, bare, pages);
+          results.pixels = await pixelSection(image, bare, perPage);
         }
         if (wanted('memory')) {
           console.log(`memory at concurrency 4 over ${DRIFT_CAPTURES} captures (P5)`);
           results.memory = await measureMemory(
             service,
             bare,
-            Object.values(pages),
+            Object.values(perPage),
             DRIFT_CAPTURES,
             BARE_MEMORY_CAPTURES,
             DRIFT_SECONDS * 1000,

@@ -32,7 +32,10 @@ export interface SpawnedService {
  * beforehand with `bin/vitrine admin create-key` (not timed), then timed from spawning
  * `make start` to /healthz answering and to the first successful POST /v1/raw of `url`.
  */
-export async function startWithMake(url: string): Promise<SpawnedService> {
+export async function startWithMake(
+  url: string,
+  extraEnv: Record<string, string> = {},
+): Promise<SpawnedService> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vitrine-bench-'));
   const port = await freePort();
   const env = {
@@ -42,6 +45,7 @@ export async function startWithMake(url: string): Promise<SpawnedService> {
     VITRINE_ALLOW_TARGETS: '127.0.0.2',
     VITRINE_LOG_LEVEL: 'warn',
     ...UNLIMITED_CAPTURES,
+    ...extraEnv,
   };
   const created = execFileSync(
     path.join(ROOT, 'bin/vitrine'),

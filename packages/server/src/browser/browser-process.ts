@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { type Browser, chromium } from 'playwright-core';
 import { raceAbort, settlesWithin } from './abort-race.ts';
 
@@ -81,6 +82,27 @@ export const DEFAULT_CHROMIUM_ARGS: readonly string[] = [
 ];
 
 /**
+ * Whether `executablePath` is Chromium's headless shell (Debian's `chromium-headless-shell`, the
+ * browser Playwright's own headless launches use): a lighter build of the same Chromium.
+ */
+export function isHeadlessShell(executablePath: string): boolean {
+  return /headless[-_]shell/.test(path.basename(executablePath));
+}
+
+/**
+ * The switches of a launch of `executablePath` (DEFAULT_CHROMIUM_ARGS). The headless shell maps
+ * the hinting levels differently: its `slight` draws glyphs exactly as Chromium's `none` does
+ * (0 differing pixels on SB Admin 2's Font Awesome icons, where its `none` left 369 pixels off
+ * by up to 43 levels; docs/decisions.md, "Cheaper per capture, part 2").
+ */
+export function chromiumArgsFor(executablePath: string): string[] {
+  if (!isHeadlessShell(executablePath)) return [...DEFAULT_CHROMIUM_ARGS];
+  return DEFAULT_CHROMIUM_ARGS.map((arg) =>
+    arg === '--font-render-hinting=none' ? '--font-render-hinting=slight' : arg,
+  );
+}
+
+/**
  * One running Chromium: Playwright's connection to it plus its process id, so that a wedged
  * browser can be killed.
  */
@@ -137,7 +159,7 @@ const LAUNCH_STEP_MIN_MS = 5000;
 export async function launchBrowserProcess(options: BrowserLaunchOptions): Promise<BrowserProcess> {
   const timeoutMs = options.timeoutMs ?? 30_000;
   const deadline = performance.now() + timeoutMs;
-  const args = [...DEFAULT_CHROMIUM_ARGS, ...(options.args ?? [])];
+  const args = [...chromiumArgsFor(options.executablePath), ...(options.args ?? [])];
   const browser = await chromium.launch({
     executablePath: options.executablePath,
     headless: true,
