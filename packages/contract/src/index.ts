@@ -1,6 +1,7 @@
 export * from './account.ts';
 export * from './auth-profiles.ts';
 export * from './backgrounds.ts';
+export * from './batches.ts';
 export * from './capture.ts';
 export * from './capture-controls.ts';
 export * from './capture-defaults.ts';

@@ -50,6 +50,7 @@ import { createAuthProfilesRepository } from './db/auth-profiles-repository.ts';
 import { createCapturesRepository } from './db/captures-repository.ts';
 import { createCreditLedgerRepository } from './db/credit-ledger-repository.ts';
 import { createDeviceCodesRepository } from './db/device-codes-repository.ts';
+import { createBatchesRepository } from './db/batches-repository.ts';
 import { createJobsRepository } from './db/jobs-repository.ts';
 import { type OpenedDatabase, openDatabase } from './db/open-database.ts';
 import { createProjectsRepository } from './db/projects-repository.ts';
@@ -68,6 +69,7 @@ import { createRequestGuard } from './http/request-guard.ts';
 import { accountHandlers } from './http/routes/account.ts';
 import { authProfileHandlers } from './http/routes/auth-profiles.ts';
 import { backgroundHandlers, registerBackgroundAssetRoutes } from './http/routes/backgrounds.ts';
+import { batchHandlers } from './http/routes/batch.ts';
 import { captureHandlers } from './http/routes/capture.ts';
 import { deviceHandlers } from './http/routes/device.ts';
 import { deviceCatalogueHandlers, registerDeviceThumbnailRoute } from './http/routes/devices-catalogue.ts';
@@ -80,7 +82,9 @@ import {
   type JobRuntime,
   webhookQueueSettings,
 } from './jobs/job-runtime.ts';
+import { createBatchService } from './jobs/batch-service.ts';
 import { type CaptureJobPayload, createJobService } from './jobs/job-service.ts';
+import type { WebhookJobPayload } from './jobs/webhook-delivery.ts';
 import { createWebhookSecretLookup } from './jobs/webhook-secret.ts';
 import { loadOnce } from './load-once.ts';
 import { createLogger } from './logger.ts';
@@ -428,13 +432,25 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     authProfiles: services.authProfiles,
     motionAvailable: animate !== undefined,
   });
+  const webhookQueue = openQueue<WebhookJobPayload>('webhooks', webhookQueueSettings(config));
+  const batches = createBatchService({
+    batches: createBatchesRepository(core.database.db),
+    captures,
+    targets: policy,
+    queue: captureQueue,
+    webhooks: webhookQueue,
+    clock: core.clock,
+    window: config.queue.workerConcurrency,
+    onError: (error, context) => logger.warn({ err: error, context }, 'job error'),
+  });
   const jobs = createJobRuntime({
     config,
     db: core.database.db,
     clock: core.clock,
     service: jobService,
+    batches,
     captureQueue,
-    webhookQueue: openQueue('webhooks', webhookQueueSettings(config)),
+    webhookQueue,
     render: (input, signal) =>
       captures.runQueued(input, signal).catch((error: unknown) => {
         countedFailures.add(error as object);
@@ -520,6 +536,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       ...accountHandlers({ accounts: services.accounts, keys: accountKeys, credits: services.credits }),
       ...rawCaptureHandlers({ captures }),
       ...captureHandlers({ captures, jobs: jobService }),
+      ...batchHandlers({ batches }),
       ...authProfileHandlers({
         profiles: services.authProfiles,
         targets: policy,
