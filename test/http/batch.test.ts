@@ -122,7 +122,9 @@ describe('batches', () => {
     expect(verifyStandardWebhook(whsecOf(project.json.signing_secret), batchHooks[0]!, now)).toBe(true);
     expect(verifyStandardWebhook(whsecOf('vss_other'), batchHooks[0]!, now)).toBe(false);
     const itemHooks = hooks.filter((h) =>
-      batch.renders.filter((r: { index: number }) => r.index === 1).some((r: { job_id: string }) => h.body.includes(r.job_id)),
+      batch.renders
+        .filter((r: { index: number }) => r.index === 1)
+        .some((r: { job_id: string }) => h.body.includes(r.job_id)),
     );
     expect(itemHooks).toHaveLength(2);
     for (const hook of itemHooks) {
@@ -154,9 +156,15 @@ describe('batches', () => {
       json: { items: [url], looks: { dark: { dark_mood: true } } },
     });
     expect(unknownField.status).toBe(400);
-    expect(unknownField.json.error.details.issues[0]).toMatchObject({ path: 'items[0].dark_mood', look: 'dark' });
+    expect(unknownField.json.error.details.issues[0]).toMatchObject({
+      path: 'items[0].dark_mood',
+      look: 'dark',
+    });
 
-    const noUrl = await t.request('POST', '/v1/batch', { key: owner.key, json: { items: [url, { padding: 8 }] } });
+    const noUrl = await t.request('POST', '/v1/batch', {
+      key: owner.key,
+      json: { items: [url, { padding: 8 }] },
+    });
     expect(noUrl.status).toBe(400);
     expect(noUrl.json.error.details.issues[0].path).toMatch(/^items\[1\]/);
 

@@ -29,10 +29,17 @@ export const batchRequestSchema = z
       )
       .min(1)
       .max(BATCH_LIMITS.items),
-    defaults: fieldsObject('CaptureRequest fields every item starts from (an item overrides them)').optional(),
+    defaults: fieldsObject(
+      'CaptureRequest fields every item starts from (an item overrides them)',
+    ).optional(),
     looks: z
       .record(
-        z.string().regex(LOOK_NAME_PATTERN, 'A look name is 1-40 of a-z, 0-9, _ and -, starting with a letter or digit'),
+        z
+          .string()
+          .regex(
+            LOOK_NAME_PATTERN,
+            'A look name is 1-40 of a-z, 0-9, _ and -, starting with a letter or digit',
+          ),
         fieldsObject('Styling fields (CaptureRequest) laid over each item for this look'),
       )
       .optional()
@@ -44,7 +51,9 @@ export const batchRequestSchema = z
       .min(1)
       .max(2048)
       .optional()
-      .meta({ description: `Receives one event when the whole batch has ended. ${WEBHOOK_VERIFICATION_SUMMARY}` }),
+      .meta({
+        description: `Receives one event when the whole batch has ended. ${WEBHOOK_VERIFICATION_SUMMARY}`,
+      }),
   })
   .meta({
     id: 'BatchRequest',
@@ -53,7 +62,10 @@ export const batchRequestSchema = z
       {
         defaults: { viewport: { width: 1280, height: 800 } },
         items: ['https://example.com', { url: 'https://example.com/pricing', full_page: true }],
-        looks: { light: { background_preset: 'sunset' }, dark: { dark_mode: true, background_preset: 'midnight' } },
+        looks: {
+          light: { background_preset: 'sunset' },
+          dark: { dark_mode: true, background_preset: 'midnight' },
+        },
       },
     ],
   });

@@ -159,13 +159,18 @@ export const ROUTES = defineRoutes({
     operationId: 'createBatch',
     method: 'POST',
     path: '/v1/batch',
-    summary: '(ext) Many captures in one call, each item under every look; one batch id, credits reserved up front',
+    summary:
+      '(ext) Many captures in one call, each item under every look; one batch id, credits reserved up front',
     tag: 'Capture',
     access: scope('capture'),
     rateLimit: 'capture',
     headers: batchHeadersSchema,
     body: batchRequestSchema,
-    success: { status: 202, schema: batchSchema, description: 'The batch, queued (or the same batch again for a repeated `Idempotency-Key`)' },
+    success: {
+      status: 202,
+      schema: batchSchema,
+      description: 'The batch, queued (or the same batch again for a repeated `Idempotency-Key`)',
+    },
     errors: [...CAPTURE_ERRORS, 'conflict'],
   },
   getBatch: {

@@ -47,10 +47,10 @@ import {
 import type { Config } from './config/load-config.ts';
 import { createApiKeysRepository } from './db/api-keys-repository.ts';
 import { createAuthProfilesRepository } from './db/auth-profiles-repository.ts';
+import { createBatchesRepository } from './db/batches-repository.ts';
 import { createCapturesRepository } from './db/captures-repository.ts';
 import { createCreditLedgerRepository } from './db/credit-ledger-repository.ts';
 import { createDeviceCodesRepository } from './db/device-codes-repository.ts';
-import { createBatchesRepository } from './db/batches-repository.ts';
 import { createJobsRepository } from './db/jobs-repository.ts';
 import { type OpenedDatabase, openDatabase } from './db/open-database.ts';
 import { createProjectsRepository } from './db/projects-repository.ts';
@@ -76,13 +76,13 @@ import { deviceCatalogueHandlers, registerDeviceThumbnailRoute } from './http/ro
 import { fontHandlers } from './http/routes/fonts.ts';
 import { projectHandlers, usageHandlers } from './http/routes/projects.ts';
 import { rawCaptureHandlers } from './http/routes/raw-capture.ts';
+import { createBatchService } from './jobs/batch-service.ts';
 import {
   captureQueueSettings,
   createJobRuntime,
   type JobRuntime,
   webhookQueueSettings,
 } from './jobs/job-runtime.ts';
-import { createBatchService } from './jobs/batch-service.ts';
 import { type CaptureJobPayload, createJobService } from './jobs/job-service.ts';
 import type { WebhookJobPayload } from './jobs/webhook-delivery.ts';
 import { createWebhookSecretLookup } from './jobs/webhook-secret.ts';

@@ -282,7 +282,9 @@ export function createBatchService(deps: BatchServiceDeps) {
     if (candidates.length === 0) return;
     const released = await batches.release(candidates.map((job) => job.id));
     for (const id of released) {
-      await deps.queue.enqueue(id, { jobId: id }).catch((error: unknown) => deps.onError?.(error, 'batch enqueue'));
+      await deps.queue
+        .enqueue(id, { jobId: id })
+        .catch((error: unknown) => deps.onError?.(error, 'batch enqueue'));
     }
   }
 
