@@ -86,14 +86,12 @@ export async function reserveWithin(trx: Db, input: ReserveManyInput): Promise<R
 export function createCreditLedgerRepository(db: Db) {
   return {
     async reserve(input: ReserveInput): Promise<ReserveOutcome> {
-      return db
-        .transaction()
-        .execute((trx) =>
-          reserveWithin(trx, {
-            ...input,
-            entries: [{ id: input.id, kind: input.kind, amount: input.amount }],
-          }),
-        );
+      return db.transaction().execute((trx) =>
+        reserveWithin(trx, {
+          ...input,
+          entries: [{ id: input.id, kind: input.kind, amount: input.amount }],
+        }),
+      );
     },
 
     /** Marks a reservation committed; false if it was not in the reserved state. */
