@@ -60,7 +60,7 @@ export function buildProgram(context: CliContext): Command {
   program
     .command('mcp')
     .description(
-      'Serve the Model Context Protocol on stdin/stdout: tools capture, raw_capture, list_backgrounds, job_status',
+      'Serve the Model Context Protocol on stdin/stdout: tools capture, raw_capture, batch_capture, batch_status, list_backgrounds, job_status',
     )
     .action(() => serveMcp(clientOf(context), context.version));
   return program;
