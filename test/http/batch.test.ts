@@ -8,8 +8,8 @@ interface ReceivedHook {
   body: string;
 }
 
-/** Issue 39: POST /v1/batch and GET /v1/batches/{id} against a real server (embedded queue, SQLite). */
-describe('batches', () => {
+/** Issue 39: POST /v1/batch and GET /v1/batches/{id} against a real server (embedded queue). */
+describe.each(['sqlite', 'postgres'] as const)('batches (%s)', (engine) => {
   let t: TestApp;
   let fixtures: RunningServer;
   let owner: TestKey;
@@ -27,7 +27,7 @@ describe('batches', () => {
         res.writeHead(204).end();
       });
     });
-    t = await startTestApp('sqlite', {
+    t = await startTestApp(engine, {
       env: { VITRINE_ALLOW_TARGETS: '127.0.0.2', VITRINE_QUEUE_POLL_MS: '50' },
     });
     owner = await t.createKey({ credits: 100 });
@@ -57,7 +57,7 @@ describe('batches', () => {
   it('renders every item under every look, loads each page once, and sends one signed batch webhook', async () => {
     const project = await t.request('POST', '/v1/projects', { key: owner.key, json: { name: 'Batches' } });
     const before = await credits(owner.key);
-    const pages = ['/capture/simple.html?b=1', '/capture/dark.html?b=1', '/capture/element.html?b=1'];
+    const pages = [`/capture/simple.html?b=${engine}`, `/capture/dark.html?b=${engine}`, `/capture/element.html?b=${engine}`];
     const res = await t.request('POST', '/v1/batch', {
       key: owner.key,
       json: {
@@ -141,7 +141,7 @@ describe('batches', () => {
 
   it('refuses a batch with an invalid item with its index and field, and charges nothing', async () => {
     const before = await credits(owner.key);
-    const url = `${fixtures.origin}/capture/simple.html?b=invalid`;
+    const url = `${fixtures.origin}/capture/simple.html?b=invalid-${engine}`;
     const res = await t.request('POST', '/v1/batch', {
       key: owner.key,
       json: { items: [url, url, { url, padding: 'wide' }, { url, shadow: 'huge' }] },
@@ -189,12 +189,12 @@ describe('batches', () => {
     expect(short.json.error.details).toEqual({ required: 3, remaining: 2 });
     expect(await credits(broke.key)).toBe(2);
     expect(await credits(owner.key)).toBe(before);
-    expect(fixtures.hits.filter((hit) => hit.includes('b=invalid'))).toEqual([]);
+    expect(fixtures.hits.filter((hit) => hit.includes(`b=invalid-${engine}`))).toEqual([]);
   });
 
   it('answers a retried POST with the same Idempotency-Key with the same batch, once charged', async () => {
     const key = await t.createKey({ credits: 10 });
-    const body = { items: [`${fixtures.origin}/capture/simple.html?b=idem`] };
+    const body = { items: [`${fixtures.origin}/capture/simple.html?b=idem-${engine}`] };
     const headers = { 'idempotency-key': 'sync-2026-11-28T14:00' };
     const first = await t.request('POST', '/v1/batch', { key: key.key, json: body, headers });
     expect(first.status, first.text).toBe(202);
@@ -204,7 +204,7 @@ describe('batches', () => {
     expect(again.headers.get('idempotent-replayed')).toBe('true');
     const different = await t.request('POST', '/v1/batch', {
       key: key.key,
-      json: { items: [`${fixtures.origin}/capture/dark.html?b=idem`] },
+      json: { items: [`${fixtures.origin}/capture/dark.html?b=idem-${engine}`] },
       headers,
     });
     expect(different.status).toBe(409);
@@ -214,9 +214,23 @@ describe('batches', () => {
     const theirs = await t.request('POST', '/v1/batch', { key: stranger.key, json: body, headers });
     expect(theirs.status).toBe(202);
     expect(theirs.json.id).not.toBe(first.json.id);
+    // Two POSTs racing with one key: one batch, charged once (the unique index decides).
+    const raced = await Promise.all(
+      [1, 2].map(() =>
+        t.request('POST', '/v1/batch', {
+          key: key.key,
+          json: { items: [`${fixtures.origin}/capture/element.html?b=race-${engine}`] },
+          headers: { 'idempotency-key': 'race' },
+        }),
+      ),
+    );
+    expect(raced.map((r) => r.status)).toEqual([202, 202]);
+    expect(raced[0]!.json.id).toBe(raced[1]!.json.id);
     const done = await waitForBatch(first.json.id, key.key);
     expect(done.counts.completed).toBe(1);
-    expect(await credits(key.key)).toBe(9);
+    await waitForBatch(raced[0]!.json.id, key.key);
+    // Two batches of one render each: 2 of the 10 credits.
+    expect(await credits(key.key)).toBe(8);
     await waitForBatch(theirs.json.id, stranger.key);
     const bad = await t.request('POST', '/v1/batch', {
       key: key.key,
@@ -232,7 +246,7 @@ describe('batches', () => {
     const res = await t.request('POST', '/v1/batch', {
       key: key.key,
       json: {
-        items: [`${base}?b=f1`, { url: `${base}?b=f2`, selector: '#missing' }, `${base}?b=f3`],
+        items: [`${base}?f=1${engine}`, { url: `${base}?f=2${engine}`, selector: '#missing' }, `${base}?f=3${engine}`],
         webhook_url: `${fixtures.origin}/hook`,
       },
     });
