@@ -440,7 +440,9 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     queue: captureQueue,
     webhooks: webhookQueue,
     clock: core.clock,
-    window: config.queue.workerConcurrency,
+    // Twice the job concurrency: the workers always find the next render queued, and a batch
+    // still holds only that many places in the queue ahead of other accounts' jobs.
+    window: 2 * config.queue.workerConcurrency,
     onError: (error, context) => logger.warn({ err: error, context }, 'job error'),
   });
   const jobs = createJobRuntime({

@@ -107,9 +107,11 @@ async function sync(
     return;
   }
   const shots: Record<string, ManifestEntry> = {};
+  // Every current shot keeps its entry until it renders anew: a failed shot keeps its old one
+  // (and its old file), so it is still stale next time.
   for (const render of plan.renders) {
     const entry = manifest.shots[render.path];
-    if (entry && !stale.includes(render)) shots[render.path] = entry;
+    if (entry) shots[render.path] = entry;
   }
   const failures: string[] = [];
   if (stale.length > 0) {
