@@ -14,8 +14,18 @@ export interface BatchBenchResult {
   looks: number;
   renders: number;
   concurrency: number;
-  batch: { wallMs: number; completed: number; failed: number; pageLoads: number; maxLoadsPerUrl: number };
-  separate: { wallMs: number; completed: number; failed: number; pageLoads: number; maxLoadsPerUrl: number };
+  batch: BatchRun;
+  separate: BatchRun;
+}
+
+export interface BatchRun {
+  wallMs: number;
+  completed: number;
+  failed: number;
+  pageLoads: number;
+  maxLoadsPerUrl: number;
+  /** Sum of the renders' own `duration_ms` (the runner's time per render) divided by the concurrency. */
+  renderMsPerWorker: number;
 }
 
 const LOOKS = {
@@ -56,17 +66,27 @@ export async function batchSection(
     // The batch.
     const batchUrls = urlsOf(`${run}b`);
     const startedBatch = performance.now();
-    const accepted = (await vitrine.post('/v1/batch', { defaults, items: itemsOf(batchUrls), looks: LOOKS })) as {
+    const accepted = (await vitrine.post('/v1/batch', {
+      defaults,
+      items: itemsOf(batchUrls),
+      looks: LOOKS,
+    })) as {
       id: string;
     };
     let counts = { completed: 0, failed: 0 };
+    let batchRenderMs = 0;
     for (;;) {
       const response = await fetch(`${vitrine.test.baseUrl}/v1/batches/${accepted.id}`, {
         headers: { authorization: `Bearer ${vitrine.key}` },
       });
-      const batch = (await response.json()) as { status: string; counts: typeof counts };
+      const batch = (await response.json()) as {
+        status: string;
+        counts: typeof counts;
+        renders: { result: { duration_ms: number } | null }[];
+      };
       if (batch.status === 'completed') {
         counts = batch.counts;
+        batchRenderMs = batch.renders.reduce((sum, r) => sum + (r.result?.duration_ms ?? 0), 0);
         break;
       }
       await sleep(100);
@@ -82,11 +102,13 @@ export async function batchSection(
     const startedSeparate = performance.now();
     let next = 0;
     const separate = { completed: 0, failed: 0 };
+    let separateRenderMs = 0;
     await Promise.all(
       Array.from({ length: concurrency }, async () => {
         for (let i = next++; i < bodies.length; i = next++) {
           try {
-            await vitrine.post('/v1/capture', bodies[i]);
+            const result = await vitrine.post('/v1/capture', bodies[i]);
+            separateRenderMs += Number(result.duration_ms ?? 0);
             separate.completed++;
           } catch {
             separate.failed++;
@@ -108,12 +130,14 @@ export async function batchSection(
         ...counts,
         pageLoads: sum(batchLoads),
         maxLoadsPerUrl: Math.max(...batchLoads),
+        renderMsPerWorker: Math.round(batchRenderMs / concurrency),
       },
       separate: {
         wallMs: Math.round(separateWall),
         ...separate,
         pageLoads: sum(separateLoads),
         maxLoadsPerUrl: Math.max(...separateLoads),
+        renderMsPerWorker: Math.round(separateRenderMs / concurrency),
       },
     };
   } finally {
@@ -123,13 +147,13 @@ export async function batchSection(
 
 /** The lines docs/benchmarks.md shows for the section. */
 export function batchLines(b: BatchBenchResult): string[] {
-  const row = (name: string, r: BatchBenchResult['batch']) =>
-    `| ${name} | ${(r.wallMs / 1000).toFixed(1)} s | ${r.completed} / ${r.failed} | ${r.pageLoads} (at most ${r.maxLoadsPerUrl} per URL) |`;
+  const row = (name: string, r: BatchRun) =>
+    `| ${name} | ${(r.wallMs / 1000).toFixed(1)} s | ${(r.renderMsPerWorker / 1000).toFixed(1)} s | ${r.completed} / ${r.failed} | ${r.pageLoads} (at most ${r.maxLoadsPerUrl} per URL) |`;
   return [
     `Batch (issue 39): ${b.items} items over ${b.urls} URLs x ${b.looks} looks = ${b.renders} renders (1280x800), job concurrency ${b.concurrency}; the same renders as separate POST /v1/capture requests, ${b.concurrency} at a time:`,
     '',
-    '| how | wall time | completed / failed | page loads |',
-    '|---|---|---|---|',
+    '| how | wall time | render time per worker | completed / failed | page loads |',
+    '|---|---|---|---|---|',
     row('POST /v1/batch', b.batch),
     row('separate requests', b.separate),
   ];

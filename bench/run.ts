@@ -19,8 +19,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { startFixtureServer } from '../test/support/fixture-server.ts';
 import { barePlaywrightProcess } from './bare-process.ts';
-import { batchLines, batchSection } from './batch.ts';
 import { barePlaywright, captureWebsitePerCall, captureWebsiteWarm } from './baselines.ts';
+import { batchLines, batchSection } from './batch.ts';
 import { benchCompose } from './compose.ts';
 import { bareContender, cpuSection } from './cpu.ts';
 import { elementCostSection, elementEvalSection, elementSection } from './element.ts';
@@ -154,7 +154,11 @@ try {
     const items = QUICK ? 20 : 50;
     console.log(`batch: ${items} items over 10 URLs x 3 looks, against separate requests (issue 39)`);
     results.batch = await batchSection(fixtures, { items, urls: 10 });
-    console.log(batchLines(results.batch).map((line) => `  ${line}`).join('\n'));
+    console.log(
+      batchLines(results.batch)
+        .map((line) => `  ${line}`)
+        .join('\n'),
+    );
   }
 
   const inProcess = (['latency', 'fullpage', 'throughput', 'cache', 'compose', 'preview'] as const).some(

@@ -57,7 +57,11 @@ describe.each(['sqlite', 'postgres'] as const)('batches (%s)', (engine) => {
   it('renders every item under every look, loads each page once, and sends one signed batch webhook', async () => {
     const project = await t.request('POST', '/v1/projects', { key: owner.key, json: { name: 'Batches' } });
     const before = await credits(owner.key);
-    const pages = [`/capture/simple.html?b=${engine}`, `/capture/dark.html?b=${engine}`, `/capture/element.html?b=${engine}`];
+    const pages = [
+      `/capture/simple.html?b=${engine}`,
+      `/capture/dark.html?b=${engine}`,
+      `/capture/element.html?b=${engine}`,
+    ];
     const res = await t.request('POST', '/v1/batch', {
       key: owner.key,
       json: {
@@ -246,7 +250,11 @@ describe.each(['sqlite', 'postgres'] as const)('batches (%s)', (engine) => {
     const res = await t.request('POST', '/v1/batch', {
       key: key.key,
       json: {
-        items: [`${base}?f=1${engine}`, { url: `${base}?f=2${engine}`, selector: '#missing' }, `${base}?f=3${engine}`],
+        items: [
+          `${base}?f=1${engine}`,
+          { url: `${base}?f=2${engine}`, selector: '#missing' },
+          `${base}?f=3${engine}`,
+        ],
         webhook_url: `${fixtures.origin}/hook`,
       },
     });
