@@ -271,3 +271,80 @@ describe.each(['sqlite', 'postgres'] as const)('batches (%s)', (engine) => {
     expect(JSON.parse(hook!.body).counts).toEqual({ total: 3, pending: 0, completed: 2, failed: 1 });
   }, 120_000);
 });
+
+/**
+ * Fair share: a batch holds at most twice the job concurrency of its renders in the capture
+ * queue, so another account's job queued during the batch runs after at most that many of them,
+ * not after the whole batch.
+ */
+describe('a batch and another account’s job', () => {
+  let t: TestApp;
+  let fixtures: RunningServer;
+
+  beforeAll(async () => {
+    fixtures = await startFixtureServer();
+    fixtures.route('/slow', (_req, res) => {
+      setTimeout(() => {
+        res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><h1>slow</h1>');
+      }, 800);
+    });
+    t = await startTestApp('sqlite', {
+      env: {
+        VITRINE_ALLOW_TARGETS: '127.0.0.2',
+        VITRINE_QUEUE_POLL_MS: '50',
+        VITRINE_WORKER_CONCURRENCY: '1',
+      },
+    });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await fixtures?.close();
+  });
+
+  it('interleaves: the other job waits behind at most the batch’s window', async () => {
+    const batcher = await t.createKey({ credits: 20 });
+    const other = await t.createKey({ credits: 5 });
+    const items = Array.from({ length: 8 }, (_, i) => `${fixtures.origin}/slow?fair=${i}`);
+    const batch = await t.request('POST', '/v1/batch', {
+      key: batcher.key,
+      json: { items, defaults: { viewport: { width: 320, height: 240 } } },
+    });
+    expect(batch.status, batch.text).toBe(202);
+    const job = await t.request('POST', '/v1/capture', {
+      key: other.key,
+      json: { url: `${fixtures.origin}/slow?fair=other`, viewport: { width: 320, height: 240 }, async: true },
+    });
+    expect(job.status, job.text).toBe(202);
+    // Batch renders already ended when the other job was queued (usually none).
+    const atQueue = (await t.request('GET', `/v1/batches/${batch.json.id}`, { key: batcher.key })).json;
+    const endedBefore = atQueue.counts.completed + atQueue.counts.failed;
+
+    let done: { status: string; completed_at: string } | undefined;
+    for (let i = 0; i < 1200 && !done; i++) {
+      const res = await t.request('GET', `/v1/jobs/${job.json.job_id}`, { key: other.key });
+      if (res.json.status !== 'pending') done = res.json;
+      else await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(done?.status).toBe('completed');
+    let final: { status: string; renders: { status: string; job_id: string }[] } | undefined;
+    for (let i = 0; i < 1200; i++) {
+      const res = await t.request('GET', `/v1/batches/${batch.json.id}`, { key: batcher.key });
+      if (res.json.status === 'completed') {
+        final = res.json;
+        break;
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(final?.renders.every((r) => r.status === 'completed')).toBe(true);
+    const endedAt = await Promise.all(
+      final!.renders.map(
+        async (r) =>
+          (await t.request('GET', `/v1/jobs/${r.job_id}`, { key: batcher.key })).json.completed_at as string,
+      ),
+    );
+    const aheadOfOther = endedAt.filter((at) => at <= done!.completed_at).length;
+    // Window = 2 x concurrency 1: at most 2 renders were queued ahead of the other job.
+    expect(aheadOfOther).toBeLessThanOrEqual(endedBefore + 2);
+    expect(aheadOfOther).toBeLessThan(items.length);
+  }, 240_000);
+});
