@@ -19,6 +19,7 @@ export * from './projects.ts';
 export * from './routes.ts';
 export * from './scopes.ts';
 export * from './signed-url.ts';
+export * from './stable-json.ts';
 export * from './text-fields.ts';
 export * from './usage.ts';
 export * from './webhooks.ts';

@@ -5,18 +5,6 @@ const PAGE_TIMEOUT_MS = 20_000;
 /** Largest document hashed (a bigger one is hashed over its first bytes and its length). */
 const MAX_BYTES = 8 * 1024 * 1024;
 
-/** JSON with object keys sorted at every level: equal requests hash equally however spelled. */
-export function stableJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${stableJson(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value);
-}
-
 export function sha256(text: string | Buffer): string {
   return crypto.createHash('sha256').update(text).digest('hex');
 }

@@ -1,11 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Batch } from '@vitrine/contract';
+import { type Batch, stableJson } from '@vitrine/contract';
 import type { Command } from 'commander';
 import { type CliContext, clientOf, print, progressOf, userAgent } from '../cli-context.ts';
 import { submitBatch, waitForBatch } from '../commands/batch-command.ts';
 import { CliError, EXIT } from '../exit-codes.ts';
-import { pageHashOf, pageUrlOf, sha256, stableJson } from './page-hash.ts';
+import { pageHashOf, pageUrlOf, sha256 } from './page-hash.ts';
 import { chunksOf, parseSyncFile, type ShotRender, SyncConfigError } from './sync-config.ts';
 
 export const MANIFEST_NAME = 'vitrine-manifest.json';

@@ -7,11 +7,11 @@ import {
   type CaptureRequest,
   type CaptureResult,
   captureRequestSchema,
+  stableJson,
 } from '@vitrine/contract';
 import type { Insertable } from 'kysely';
 import { utcMonth } from '../auth/accounts.ts';
 import type { Principal } from '../auth/authenticate.ts';
-import { stableJson } from '../captures/cache-key.ts';
 import type { CaptureService, TargetChecker } from '../captures/capture-service.ts';
 import { serialiseResolvedCapture } from '../captures/resolved-capture.ts';
 import { type Clock, isoNow } from '../clock.ts';
