@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { CHROMIUM_PATH } from './baselines.ts';
+import { type BatchBenchResult, batchLines } from './batch.ts';
 import type { CdnLoadResult } from './cdn-load.ts';
 import type { ComposeResult } from './compose.ts';
 import type { CpuResult } from './cpu.ts';
@@ -55,6 +56,8 @@ export interface Results {
   elementEval?: ElementEvalBenchResult;
   /** P11: a framed scroll video, MP4 and GIF. */
   motion?: MotionBenchResult;
+  /** Issue 39: a batch against the same renders as separate requests. */
+  batch?: BatchBenchResult;
   elapsedSeconds?: number;
 }
 
@@ -286,6 +289,7 @@ export function markdown(r: Results): string {
     );
   }
   if (r.elementEval) lines.push('', ...elementEvalLines(r.elementEval));
+  if (r.batch) lines.push('', ...batchLines(r.batch));
   if (r.notes.length) lines.push('', ...r.notes.map((n) => `- ${n}`));
   return lines.join('\n');
 }

@@ -20,6 +20,7 @@ import path from 'node:path';
 import { startFixtureServer, TEMPLATES_PATH } from '../test/support/fixture-server.ts';
 import { barePlaywrightProcess } from './bare-process.ts';
 import { barePlaywright, captureWebsitePerCall, captureWebsiteWarm } from './baselines.ts';
+import { batchLines, batchSection } from './batch.ts';
 import { benchCompose } from './compose.ts';
 import { bareContender, cpuSection } from './cpu.ts';
 import { elementCostSection, elementEvalSection, elementSection } from './element.ts';
@@ -50,6 +51,7 @@ const SECTIONS = [
   'compose',
   'element',
   'motion',
+  'batch',
   'preview',
   'start',
   'cpu',
@@ -170,6 +172,17 @@ try {
   if (wanted('motion')) {
     console.log('motion: a framed scroll video of the long page (P11)');
     results.motion = await motionSection(pages.long, Math.max(3, Math.round(ROUNDS / 3)));
+  }
+
+  if (wanted('batch')) {
+    const items = QUICK ? 20 : 50;
+    console.log(`batch: ${items} items over 10 URLs x 3 looks, against separate requests (issue 39)`);
+    results.batch = await batchSection(fixtures, { items, urls: 10 });
+    console.log(
+      batchLines(results.batch)
+        .map((line) => `  ${line}`)
+        .join('\n'),
+    );
   }
 
   const inProcess = (['latency', 'fullpage', 'throughput', 'cache', 'compose', 'preview'] as const).some(

@@ -17,6 +17,8 @@ export interface ServerSide {
 
 export interface VitrineClient {
   test: TestApp;
+  /** The bench account's API key. */
+  key: string;
   /** Whether the running service documents this path in /v1/openapi.json. */
   hasRoute(path: string): Promise<boolean>;
   /** POST a JSON body; resolves with the parsed answer, rejects on any status but 2xx. */
@@ -72,6 +74,7 @@ export async function startVitrine(env: Record<string, string> = {}): Promise<Vi
   let openapi: { paths?: Record<string, Record<string, unknown>> } | undefined;
   return {
     test,
+    key,
     async hasRoute(path) {
       openapi ??= (await (await fetch(`${test.baseUrl}/v1/openapi.json`)).json()) as typeof openapi;
       return Boolean(openapi?.paths?.[path]?.post);

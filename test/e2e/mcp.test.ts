@@ -65,9 +65,11 @@ describe('vitrine mcp', () => {
     fs.rmSync(home, { recursive: true, force: true });
   });
 
-  it('lists the four tools with input schemas derived from the contract', async () => {
+  it('lists the tools with input schemas derived from the contract', async () => {
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual([
+      'batch_capture',
+      'batch_status',
       'capture',
       'job_status',
       'list_backgrounds',
@@ -224,11 +226,44 @@ describe('vitrine mcp', () => {
     };
     const host = new Client({ name: 'vitrine-exit-test', version: '1.0.0' });
     await host.connect(transport);
-    expect((await host.listTools()).tools).toHaveLength(4);
+    expect((await host.listTools()).tools).toHaveLength(6);
     child.stdin.end();
     expect(await exited, stderr).toBe(0);
     expect(stderr).not.toMatch(/unsettled|Warning/);
   }, 120_000);
+
+  it('batch_capture renders every item under every look and lists each image URL', async () => {
+    const result = await client.callTool(
+      {
+        name: 'batch_capture',
+        arguments: {
+          defaults: { viewport: { width: 400, height: 300 } },
+          items: [
+            `${fixtures.origin}/capture/simple.html?mcp=1`,
+            `${fixtures.origin}/capture/dark.html?mcp=1`,
+          ],
+          looks: { tight: { padding: 16 }, roomy: { padding: 64 } },
+          wait_seconds: 300,
+        },
+      },
+      undefined,
+      { timeout: 320_000 },
+    );
+    expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
+    const [summary, json] = result.content as ToolContent[];
+    expect(summary!.text).toMatch(/^Batch bat_[0-9A-Z]{26}: completed; 4 completed, 0 failed/);
+    expect(summary!.text).toContain('items[1] look roomy');
+    const batch = JSON.parse(json!.text!);
+    expect(batch.renders.every((r: { result: { url: string } | null }) => r.result?.url)).toBe(true);
+    const status = await client.callTool({ name: 'batch_status', arguments: { batch_id: batch.id } });
+    expect((status.content as ToolContent[])[0]!.text).toContain(`Batch ${batch.id}: completed`);
+    const invalid = await client.callTool({
+      name: 'batch_capture',
+      arguments: { items: [`${fixtures.origin}/capture/simple.html`, { url: 'x', padding: -5 }] },
+    });
+    expect(invalid.isError).toBe(true);
+    expect((invalid.content as ToolContent[])[0]!.text).toContain('items[1]');
+  }, 360_000);
 
   it('reports the service error as a tool error, and lists backgrounds', async () => {
     const refused = await client.callTool({ name: 'capture', arguments: { url: 'http://169.254.169.254/' } });

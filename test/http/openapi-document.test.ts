@@ -26,14 +26,30 @@ const ACCEPTED_WARNINGS: Record<string, string> = {
   ),
 };
 
-/** Every schema object in a document, with its JSON pointer. */
-function* schemasOf(value: unknown, pointer = '#'): Generator<[string, Record<string, unknown>]> {
+/**
+ * Every schema object in a document, with its JSON pointer. A `properties` map is not a schema
+ * itself (a body may have a field named `items`, as POST /v1/batch does); its values are. Examples
+ * are data and are not walked.
+ */
+function* schemasOf(
+  value: unknown,
+  pointer = '#',
+  isPropertyMap = false,
+): Generator<[string, Record<string, unknown>]> {
   if (Array.isArray(value)) {
     for (const [i, item] of value.entries()) yield* schemasOf(item, `${pointer}/${i}`);
   } else if (value !== null && typeof value === 'object') {
     const record = value as Record<string, unknown>;
+    if (isPropertyMap) {
+      for (const [key, child] of Object.entries(record)) yield* schemasOf(child, `${pointer}/${key}`);
+      return;
+    }
     if ('type' in record || 'items' in record) yield [pointer, record];
-    for (const [key, child] of Object.entries(record)) yield* schemasOf(child, `${pointer}/${key}`);
+    for (const [key, child] of Object.entries(record)) {
+      // Examples are data, not schemas (a batch example has an `items` list).
+      if (key === 'examples' || key === 'example') continue;
+      yield* schemasOf(child, `${pointer}/${key}`, key === 'properties');
+    }
   }
 }
 

@@ -57,6 +57,12 @@ export async function jobOf(world: SecurityWorld, key: TestKey): Promise<string>
   return accepted.job_id;
 }
 
+/** A batch of `key`'s account. */
+export async function batchOf(world: SecurityWorld, key: TestKey): Promise<string> {
+  const accepted = await call(world, key, 'POST', '/v1/batch', { items: [world.pageUrl] });
+  return accepted.id;
+}
+
 /** A fresh key id of `key`'s account. */
 export async function keyIdOf(world: SecurityWorld, key: TestKey): Promise<string> {
   const created = await call(world, key, 'POST', '/v1/keys', { label: 'security case' });
@@ -102,6 +108,16 @@ export const ROUTE_SECURITY_CASES: Partial<Record<RouteId, RouteCase>> = {
   getCapture: {
     valid: async (w) => ({ query: { url: w.pageUrl, width: '320', height: '240', format: 'jpg' } }),
     foreign: async (w) => ({ query: { url: w.pageUrl, project_id: await projectOf(w, w.other) } }),
+  },
+  createBatch: {
+    valid: async (w) => ({ body: { items: [w.pageUrl], defaults: { padding: 8 } } }),
+    foreign: async (w) => ({
+      body: { items: [w.pageUrl], defaults: { project_id: await projectOf(w, w.other) } },
+    }),
+  },
+  getBatch: {
+    valid: async (w) => ({ params: { id: await batchOf(w, w.owner) } }),
+    foreign: async (w) => ({ params: { id: await batchOf(w, w.other) } }),
   },
   getJob: {
     valid: async (w) => ({ params: { id: await jobOf(w, w.owner) } }),

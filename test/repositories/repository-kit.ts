@@ -139,6 +139,11 @@ export function jobRow(userId: string, overrides: Partial<JobRow> = {}): JobRow 
     capture_id: id('cap'),
     created_at: at(0),
     completed_at: null,
+    batch_id: null,
+    batch_index: null,
+    batch_look: null,
+    batch_look_rank: null,
+    held: 0,
     ...overrides,
   };
 }

@@ -30,6 +30,7 @@ export interface CallOptions<R extends RouteId> {
   query?: Record<string, string | number | undefined>;
   body?: Route<R> extends { body: z.ZodType } ? Input<Route<R>['body']> : never;
   timeoutMs?: number;
+  headers?: Record<string, string>;
 }
 
 /** The schemas of a route's success answers: the main one and any alternative (a 202). */
@@ -113,6 +114,7 @@ export function createApiClient(options: {
         query: callOptions.query,
         body: callOptions.body,
         timeoutMs: callOptions.timeoutMs,
+        headers: callOptions.headers,
       });
     } catch (error) {
       const failure = cliErrorOf(baseUrl, error);

@@ -30,6 +30,8 @@ export const EXIT = {
   serverError: 12,
   /** The server could not be reached. */
   unreachable: 13,
+  /** `vitrine sync --check`: some shots are out of date. */
+  stale: 14,
 } as const;
 
 export const EXIT_CODE_FOR_ERROR: Record<ErrorCode, number> = {
@@ -78,6 +80,7 @@ export const EXIT_CODE_MEANINGS: readonly { code: number; meaning: string }[] = 
   { code: EXIT.loginFailed, meaning: 'The device login was denied, or its code expired' },
   { code: EXIT.serverError, meaning: 'The server failed' },
   { code: EXIT.unreachable, meaning: 'The server could not be reached' },
+  { code: EXIT.stale, meaning: '`vitrine sync --check`: some shots are out of date' },
 ];
 
 /** The error every command throws: a one-line message and its exit code; never a stack trace. */

@@ -1,8 +1,12 @@
+import crypto from 'node:crypto';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import {
   BACKGROUND_GROUPS,
   BACKGROUND_THEMES,
+  type Batch,
+  batchParamsSchema,
+  batchRequestSchema,
   type CaptureResult,
   captureRequestSchema,
   IMAGE_PREVIEW_LIMITS,
@@ -34,7 +38,36 @@ export const MCP_TOOL_INPUTS = {
     offset: z.number().int().min(0).optional(),
   }),
   job_status: z.strictObject({ job_id: jobParamsSchema.shape.id }),
+  batch_capture: batchRequestSchema.extend({
+    wait_seconds: z
+      .number()
+      .int()
+      .min(0)
+      .max(600)
+      .optional()
+      .describe(
+        'How long to wait for the batch to end before answering with its id (default 120; 0: answer at once)',
+      ),
+  }),
+  batch_status: z.strictObject({ batch_id: batchParamsSchema.shape.id }),
 } as const;
+
+/** A batch for the host: one line per render (its URL or its error), then the JSON. */
+function batchContent(batch: Batch): ToolResult {
+  const lines = [
+    `Batch ${batch.id}: ${batch.status}; ${batch.counts.completed} completed, ${batch.counts.failed} failed, ${batch.counts.pending} pending of ${batch.counts.total}${batch.status === 'running' ? ' (poll it with batch_status)' : ''}`,
+    ...batch.renders.map(
+      (r) =>
+        `- items[${r.index}]${r.look ? ` look ${r.look}` : ''} ${r.url}: ${r.result ? r.result.url : r.status === 'failed' ? `failed: ${r.error ?? ''}` : 'pending'}`,
+    ),
+  ];
+  return {
+    content: [
+      { type: 'text', text: lines.join('\n') },
+      { type: 'text', text: JSON.stringify(batch) },
+    ],
+  };
+}
 
 type Content = { type: 'text'; text: string } | { type: 'image'; data: string; mimeType: string };
 type ToolResult = { content: Content[]; isError?: boolean };
@@ -107,7 +140,7 @@ async function captureContent(
 }
 
 /**
- * The Model Context Protocol server of `vitrine mcp`: capture, raw_capture, list_backgrounds and
+ * The Model Context Protocol server of `vitrine mcp`: capture, raw_capture, batch_capture, batch_status, list_backgrounds and
  * job_status as tools over stdio, each taking the contract's own input schema and calling the
  * configured Vitrine server with the configured key.
  */
@@ -187,6 +220,45 @@ export function createMcpServer(client: ApiClient, version: string): McpServer {
     guarded(async (args: z.output<typeof MCP_TOOL_INPUTS.job_status>) => {
       const { body } = await client.call('getJob', { params: { id: args.job_id } });
       return { content: [{ type: 'text', text: JSON.stringify(body) }] };
+    }),
+  );
+
+  server.registerTool(
+    'batch_capture',
+    {
+      title: 'Many styled screenshots',
+      description:
+        'Capture up to 100 pages in one call: items (URLs, or capture requests), shared defaults, and named looks (styling variants) each applied to every item; a page is loaded once and composed once per look. Credits are reserved up front and refunded for renders that fail. Waits up to wait_seconds for the batch to end, then returns every image URL (or the batch id to poll with batch_status).',
+      inputSchema: MCP_TOOL_INPUTS.batch_capture,
+    },
+    guarded(async (args: z.output<typeof MCP_TOOL_INPUTS.batch_capture>) => {
+      const { wait_seconds, ...body } = args;
+      const { body: submitted } = await client.call('createBatch', {
+        body,
+        headers: { 'idempotency-key': crypto.randomUUID() },
+        timeoutMs: 120_000,
+      });
+      let batch = submitted;
+      const deadline = Date.now() + (wait_seconds ?? 120) * 1000;
+      while (batch.status === 'running' && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+        batch = (await client.call('getBatch', { params: { id: batch.id } })).body;
+      }
+      return batchContent(batch);
+    }),
+  );
+
+  server.registerTool(
+    'batch_status',
+    {
+      title: 'Batch of captures',
+      description:
+        'The state of a batch from batch_capture: counts, and each render with its image URL or error.',
+      inputSchema: MCP_TOOL_INPUTS.batch_status,
+    },
+    guarded(async (args: z.output<typeof MCP_TOOL_INPUTS.batch_status>) => {
+      const { body } = await client.call('getBatch', { params: { id: args.batch_id } });
+      return batchContent(body);
     }),
   );
 

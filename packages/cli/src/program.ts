@@ -4,12 +4,14 @@ import { addAccountCommands } from './commands/account-commands.ts';
 import { addAuthCommands } from './commands/auth-commands.ts';
 import { addAuthLoginCommand, addAuthProfilesCommand } from './commands/auth-profiles-command.ts';
 import { addBackgroundsCommand } from './commands/backgrounds-command.ts';
+import { addBatchCommand } from './commands/batch-command.ts';
 import { addCaptureCommands } from './commands/capture-commands.ts';
 import { addJobsCommand } from './commands/jobs-command.ts';
 import { addProjectsCommand } from './commands/projects-command.ts';
 import { addSignCommand } from './commands/sign-command.ts';
 import { EXIT_CODE_MEANINGS } from './exit-codes.ts';
 import { serveMcp } from './mcp-server.ts';
+import { addSyncCommand } from './sync/sync-command.ts';
 
 /** Environment variables the CLI reads, for the help text and docs/cli.md. */
 export const CLI_ENVIRONMENT: readonly { name: string; meaning: string }[] = [
@@ -46,6 +48,8 @@ export function buildProgram(context: CliContext): Command {
 
   addAuthCommands(program, context);
   addCaptureCommands(program, context);
+  addBatchCommand(program, context);
+  addSyncCommand(program, context);
   addJobsCommand(program, context);
   addBackgroundsCommand(program, context);
   addProjectsCommand(program, context);
@@ -56,7 +60,7 @@ export function buildProgram(context: CliContext): Command {
   program
     .command('mcp')
     .description(
-      'Serve the Model Context Protocol on stdin/stdout: tools capture, raw_capture, list_backgrounds, job_status',
+      'Serve the Model Context Protocol on stdin/stdout: tools capture, raw_capture, batch_capture, batch_status, list_backgrounds, job_status',
     )
     .action(() => serveMcp(clientOf(context), context.version));
   return program;

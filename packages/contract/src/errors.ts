@@ -38,7 +38,11 @@ export const ERROR_CODES = {
     description:
       'The path exists but not with this method; the `Allow` header (and `details.allow`) lists its methods.',
   },
-  conflict: { status: 409, description: 'The account already has a project for that domain.' },
+  conflict: {
+    status: 409,
+    description:
+      'The account already has a project for that domain; or an `Idempotency-Key` was used before with a different batch.',
+  },
   expired_token: {
     status: 410,
     description: 'Device flow: the code expired, was already redeemed, or is unknown.',

@@ -4,6 +4,7 @@ import { z } from 'zod';
 export const ID_PREFIXES = {
   capture: 'cap_',
   job: 'job_',
+  batch: 'bat_',
   project: 'prj_',
   authProfile: 'ap_',
   user: 'usr_',

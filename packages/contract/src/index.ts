@@ -1,6 +1,7 @@
 export * from './account.ts';
 export * from './auth-profiles.ts';
 export * from './backgrounds.ts';
+export * from './batches.ts';
 export * from './capture.ts';
 export * from './capture-controls.ts';
 export * from './capture-defaults.ts';
@@ -18,6 +19,7 @@ export * from './projects.ts';
 export * from './routes.ts';
 export * from './scopes.ts';
 export * from './signed-url.ts';
+export * from './stable-json.ts';
 export * from './text-fields.ts';
 export * from './usage.ts';
 export * from './webhooks.ts';

@@ -18,6 +18,7 @@ import {
   deletedResponseSchema,
 } from './auth-profiles.ts';
 import { BACKGROUND_ROUTES } from './backgrounds.ts';
+import { batchHeadersSchema, batchParamsSchema, batchRequestSchema, batchSchema } from './batches.ts';
 import {
   captureQuerySchema,
   captureRequestSchema,
@@ -81,6 +82,8 @@ export interface RouteDefinition {
   rateLimit: RateLimitBucket;
   params?: z.ZodType;
   query?: z.ZodType;
+  /** Request headers the route reads (e.g. `Idempotency-Key`), documented as header parameters. */
+  headers?: z.ZodType;
   body?: z.ZodType;
   /** Success status and body schema. */
   success: { status: number; schema: z.ZodType; description: string };
@@ -150,6 +153,36 @@ export const ROUTES = defineRoutes({
     rateLimit: 'default',
     params: jobParamsSchema,
     success: { status: 200, schema: jobSchema, description: 'The job' },
+    errors: ['invalid_params', 'not_found'],
+  },
+  createBatch: {
+    operationId: 'createBatch',
+    method: 'POST',
+    path: '/v1/batch',
+    summary:
+      '(ext) Many captures in one call, each item under every look; one batch id, credits reserved up front',
+    tag: 'Capture',
+    access: scope('capture'),
+    rateLimit: 'capture',
+    headers: batchHeadersSchema,
+    body: batchRequestSchema,
+    success: {
+      status: 202,
+      schema: batchSchema,
+      description: 'The batch, queued (or the same batch again for a repeated `Idempotency-Key`)',
+    },
+    errors: [...CAPTURE_ERRORS, 'conflict'],
+  },
+  getBatch: {
+    operationId: 'getBatch',
+    method: 'GET',
+    path: '/v1/batches/:id',
+    summary: '(ext) A batch: its counts, and each render with its state, result or error',
+    tag: 'Capture',
+    access: scope('jobs'),
+    rateLimit: 'default',
+    params: batchParamsSchema,
+    success: { status: 200, schema: batchSchema, description: 'The batch' },
     errors: ['invalid_params', 'not_found'],
   },
   getCapture: {

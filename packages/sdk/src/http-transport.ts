@@ -30,6 +30,8 @@ export interface SendOptions {
   signal?: AbortSignal | undefined;
   /** This call's own limit per attempt, instead of the transport's `timeoutMs`. */
   timeoutMs?: number | undefined;
+  /** Extra request headers (e.g. `idempotency-key`). */
+  headers?: Record<string, string> | undefined;
 }
 
 export interface Answer<T> {
@@ -91,7 +93,7 @@ export class HttpTransport {
   }
 
   private async attempt<T>(method: string, path: string, options: SendOptions): Promise<Answer<T>> {
-    const headers: Record<string, string> = { accept: 'application/json' };
+    const headers: Record<string, string> = { ...options.headers, accept: 'application/json' };
     if (this.options.apiKey) headers.authorization = `Bearer ${this.options.apiKey}`;
     if (this.options.userAgent) headers['user-agent'] = this.options.userAgent;
     if (options.body !== undefined) headers['content-type'] = 'application/json';

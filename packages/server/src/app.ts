@@ -47,6 +47,7 @@ import {
 import type { Config } from './config/load-config.ts';
 import { createApiKeysRepository } from './db/api-keys-repository.ts';
 import { createAuthProfilesRepository } from './db/auth-profiles-repository.ts';
+import { createBatchesRepository } from './db/batches-repository.ts';
 import { createCapturesRepository } from './db/captures-repository.ts';
 import { createCreditLedgerRepository } from './db/credit-ledger-repository.ts';
 import { createDeviceCodesRepository } from './db/device-codes-repository.ts';
@@ -68,12 +69,14 @@ import { createRequestGuard } from './http/request-guard.ts';
 import { accountHandlers } from './http/routes/account.ts';
 import { authProfileHandlers } from './http/routes/auth-profiles.ts';
 import { backgroundHandlers, registerBackgroundAssetRoutes } from './http/routes/backgrounds.ts';
+import { batchHandlers } from './http/routes/batch.ts';
 import { captureHandlers } from './http/routes/capture.ts';
 import { deviceHandlers } from './http/routes/device.ts';
 import { deviceCatalogueHandlers, registerDeviceThumbnailRoute } from './http/routes/devices-catalogue.ts';
 import { fontHandlers } from './http/routes/fonts.ts';
 import { projectHandlers, usageHandlers } from './http/routes/projects.ts';
 import { rawCaptureHandlers } from './http/routes/raw-capture.ts';
+import { createBatchService } from './jobs/batch-service.ts';
 import {
   captureQueueSettings,
   createJobRuntime,
@@ -81,6 +84,7 @@ import {
   webhookQueueSettings,
 } from './jobs/job-runtime.ts';
 import { type CaptureJobPayload, createJobService } from './jobs/job-service.ts';
+import type { WebhookJobPayload } from './jobs/webhook-delivery.ts';
 import { createWebhookSecretLookup } from './jobs/webhook-secret.ts';
 import { loadOnce } from './load-once.ts';
 import { createLogger } from './logger.ts';
@@ -428,13 +432,27 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     authProfiles: services.authProfiles,
     motionAvailable: animate !== undefined,
   });
+  const webhookQueue = openQueue<WebhookJobPayload>('webhooks', webhookQueueSettings(config));
+  const batches = createBatchService({
+    batches: createBatchesRepository(core.database.db),
+    captures,
+    targets: policy,
+    queue: captureQueue,
+    webhooks: webhookQueue,
+    clock: core.clock,
+    // Twice the job concurrency: the workers always find the next render queued, and a batch
+    // still holds only that many places in the queue ahead of other accounts' jobs.
+    window: 2 * config.queue.workerConcurrency,
+    onError: (error, context) => logger.warn({ err: error, context }, 'job error'),
+  });
   const jobs = createJobRuntime({
     config,
     db: core.database.db,
     clock: core.clock,
     service: jobService,
+    batches,
     captureQueue,
-    webhookQueue: openQueue('webhooks', webhookQueueSettings(config)),
+    webhookQueue,
     render: (input, signal) =>
       captures.runQueued(input, signal).catch((error: unknown) => {
         countedFailures.add(error as object);
@@ -520,6 +538,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       ...accountHandlers({ accounts: services.accounts, keys: accountKeys, credits: services.credits }),
       ...rawCaptureHandlers({ captures }),
       ...captureHandlers({ captures, jobs: jobService }),
+      ...batchHandlers({ batches }),
       ...authProfileHandlers({
         profiles: services.authProfiles,
         targets: policy,

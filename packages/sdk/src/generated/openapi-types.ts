@@ -135,6 +135,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * (ext) Many captures in one call, each item under every look; one batch id, credits reserved up front
+         * @description Requires scope `capture`.
+         */
+        post: operations["createBatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/batches/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * (ext) A batch: its counts, and each render with its state, result or error
+         * @description Requires scope `jobs`.
+         */
+        get: operations["getBatch"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/capture": {
         parameters: {
             query?: never;
@@ -627,6 +667,83 @@ export interface components {
             pack: string | null;
             theme: string | null;
             thumbnail_url: string | null;
+        };
+        Batch: {
+            completed_at: string | null;
+            counts: {
+                completed: number;
+                failed: number;
+                pending: number;
+                total: number;
+            };
+            /** @description ISO-8601 UTC with milliseconds */
+            created_at: string;
+            /** @description Reserved at POST for every render; a failed render is refunded */
+            credits_reserved: number;
+            id: string;
+            looks: string[];
+            /** @description Item by item, each item look by look */
+            renders: {
+                error: string | null;
+                /** @description The item's position in `items` (0-based) */
+                index: number;
+                job_id: string;
+                /** @description The look, or null for a batch without looks */
+                look: string | null;
+                result: components["schemas"]["CaptureResult"] | null;
+                /** @enum {string} */
+                status: "pending" | "completed" | "failed";
+                /** @description The page (or `html:` for an html document) */
+                url: string;
+            }[];
+            /** @enum {string} */
+            status: "running" | "completed";
+            webhook_status: ("pending" | "delivered" | "failed") | null;
+            webhook_url: string | null;
+        };
+        /**
+         * @description Up to 100 captures in one call (docs/batches.md). Every item is checked before anything is queued or charged: a bad one is a 400 naming `items[i].field`. An item's own `webhook_url` receives that item's job event. Send an `Idempotency-Key` header to make a retried POST return the same batch.
+         * @example {
+         *       "defaults": {
+         *         "viewport": {
+         *           "width": 1280,
+         *           "height": 800
+         *         }
+         *       },
+         *       "items": [
+         *         "https://example.com",
+         *         {
+         *           "url": "https://example.com/pricing",
+         *           "full_page": true
+         *         }
+         *       ],
+         *       "looks": {
+         *         "light": {
+         *           "background_preset": "sunset"
+         *         },
+         *         "dark": {
+         *           "dark_mode": true,
+         *           "background_preset": "midnight"
+         *         }
+         *       }
+         *     }
+         */
+        BatchRequestInput: {
+            /** @description CaptureRequest fields every item starts from (an item overrides them) */
+            defaults?: {
+                [key: string]: unknown;
+            };
+            items: ({
+                [key: string]: unknown;
+            } | string)[];
+            /** @description Named looks, each applied to every item: a page is loaded once and composed once per look. At most 10; items x looks at most 300. */
+            looks?: {
+                [key: string]: {
+                    [key: string]: unknown;
+                };
+            };
+            /** @description Receives one event when the whole batch has ended. Signed per Standard Webhooks with the signing secret of the capture's project (the default project if none): verify with `webhook_secret` from `GET /v1/projects/{id}/signing-secret` (`whsec_` + base64 of the signing secret), e.g. `new Webhook(webhook_secret).verify(rawBody, headers)` of npm `standardwebhooks`. */
+            webhook_url?: string;
         };
         Brand: {
             colors: {
@@ -2305,6 +2422,225 @@ export interface operations {
             };
         };
     };
+    createBatch: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A retried POST with the same key (within the account) returns the same batch instead of starting another; the same key with a different body is a 409. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BatchRequestInput"];
+            };
+        };
+        responses: {
+            /** @description The batch, queued (or the same batch again for a repeated `Idempotency-Key`) */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Batch"];
+                };
+            };
+            /** @description `invalid_params`: Validation failure; `details.issues` lists `{path, message}`. `invalid_json`: The body is not JSON, or not a JSON object. `auth_profile_mismatch`: The auth profile's domain does not cover the capture URL's host. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: Missing, malformed, unknown or revoked API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `insufficient_credits`: The cost exceeds the remaining credits; `details: {required, remaining}`. Checked before any work. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `target_not_allowed`: The URL is refused by the network policy. `forbidden_scope`: The key lacks the scope; `details.required_scope`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: Unknown id, or one owned by another account. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `conflict`: The account already has a project for that domain; or an `Idempotency-Key` was used before with a different batch. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `payload_too_large`: The body is over the limit (default 256 KiB). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `capture_failed`: Valid request, but the page or render failed; `details.reason` says why. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: Too many requests; `retry_after` seconds and the `Retry-After` header. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again (the same as `error.retry_after`) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: Unexpected failure; the message never leaks internals. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `overloaded`: The render queue is full, or a service the request needs (database, Redis, object store, image disk) is unavailable for now: `details.dependency` names it. Retry after `retry_after` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (the same as `error.retry_after`) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getBatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The batch */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Batch"];
+                };
+            };
+            /** @description `invalid_params`: Validation failure; `details.issues` lists `{path, message}`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: Missing, malformed, unknown or revoked API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden_scope`: The key lacks the scope; `details.required_scope`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: Unknown id, or one owned by another account. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: Too many requests; `retry_after` seconds and the `Retry-After` header. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again (the same as `error.retry_after`) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: Unexpected failure; the message never leaks internals. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `overloaded`: The render queue is full, or a service the request needs (database, Redis, object store, image disk) is unavailable for now: `details.dependency` names it. Retry after `retry_after` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (the same as `error.retry_after`) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getCapture: {
         parameters: {
             query?: {
@@ -3487,7 +3823,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `conflict`: The account already has a project for that domain. */
+            /** @description `conflict`: The account already has a project for that domain; or an `Idempotency-Key` was used before with a different batch. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3694,7 +4030,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `conflict`: The account already has a project for that domain. */
+            /** @description `conflict`: The account already has a project for that domain; or an `Idempotency-Key` was used before with a different batch. */
             409: {
                 headers: {
                     [name: string]: unknown;

@@ -1,17 +1,6 @@
 import crypto from 'node:crypto';
+import { stableJson } from '@vitrine/contract';
 import { type ResolvedCapture, resolvedParamsOf } from './resolved-capture.ts';
-
-/** JSON with object keys sorted at every level, so equal values always serialise equally. */
-export function stableJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${stableJson(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value);
-}
 
 /**
  * The result-cache key of a capture: a hash of its kind, its project and its effective

@@ -20,6 +20,65 @@ export interface DailyUsage {
   credits: number;
 }
 
+/** Reservations made together: one debit of their sum, one ledger row each. */
+export interface ReserveManyInput {
+  userId: string;
+  apiKeyId: string | null;
+  period: string;
+  now: string;
+  entries: { id: string; kind: string; amount: number }[];
+}
+
+/**
+ * Inside a transaction: debits the sum of `entries` in one conditional UPDATE (nothing when the
+ * balance is short) and records each entry as `reserved`, so each is committed or refunded on
+ * its own later. A batch (db/batches-repository.ts) reserves all its renders this way.
+ */
+export async function reserveWithin(trx: Db, input: ReserveManyInput): Promise<ReserveOutcome> {
+  const total = input.entries.reduce((sum, entry) => sum + entry.amount, 0);
+  const balance = sql<number>`(case when credits_period = ${input.period} then credits_remaining else credits_monthly end)`;
+  const updated = await trx
+    .updateTable('users')
+    .set({
+      credits_remaining: sql<number>`${balance} - ${total}`,
+      credits_period: input.period,
+    })
+    .where('id', '=', input.userId)
+    .where(balance, '>=', total)
+    .executeTakeFirst();
+  if (Number(updated.numUpdatedRows) !== 1) {
+    const row = await trx
+      .selectFrom('users')
+      .select(['credits_remaining', 'credits_monthly', 'credits_period'])
+      .where('id', '=', input.userId)
+      .executeTakeFirst();
+    const remaining = !row
+      ? 0
+      : row.credits_period === input.period
+        ? row.credits_remaining
+        : row.credits_monthly;
+    return { ok: false as const, remaining };
+  }
+  if (input.entries.length > 0) {
+    await trx
+      .insertInto('credit_ledger')
+      .values(
+        input.entries.map((entry) => ({
+          id: entry.id,
+          user_id: input.userId,
+          api_key_id: input.apiKeyId,
+          kind: entry.kind,
+          amount: entry.amount,
+          state: 'reserved' as const,
+          created_at: input.now,
+          settled_at: null,
+        })),
+      )
+      .execute();
+  }
+  return { ok: true as const };
+}
+
 /**
  * Credits move in one conditional UPDATE per reservation, so concurrent requests can never
  * overspend, on SQLite and PostgreSQL alike; the ledger row records what to refund or count.
@@ -27,45 +86,12 @@ export interface DailyUsage {
 export function createCreditLedgerRepository(db: Db) {
   return {
     async reserve(input: ReserveInput): Promise<ReserveOutcome> {
-      return db.transaction().execute(async (trx) => {
-        const balance = sql<number>`(case when credits_period = ${input.period} then credits_remaining else credits_monthly end)`;
-        const updated = await trx
-          .updateTable('users')
-          .set({
-            credits_remaining: sql<number>`${balance} - ${input.amount}`,
-            credits_period: input.period,
-          })
-          .where('id', '=', input.userId)
-          .where(balance, '>=', input.amount)
-          .executeTakeFirst();
-        if (Number(updated.numUpdatedRows) !== 1) {
-          const row = await trx
-            .selectFrom('users')
-            .select(['credits_remaining', 'credits_monthly', 'credits_period'])
-            .where('id', '=', input.userId)
-            .executeTakeFirst();
-          const remaining = !row
-            ? 0
-            : row.credits_period === input.period
-              ? row.credits_remaining
-              : row.credits_monthly;
-          return { ok: false as const, remaining };
-        }
-        await trx
-          .insertInto('credit_ledger')
-          .values({
-            id: input.id,
-            user_id: input.userId,
-            api_key_id: input.apiKeyId,
-            kind: input.kind,
-            amount: input.amount,
-            state: 'reserved',
-            created_at: input.now,
-            settled_at: null,
-          })
-          .execute();
-        return { ok: true as const };
-      });
+      return db.transaction().execute((trx) =>
+        reserveWithin(trx, {
+          ...input,
+          entries: [{ id: input.id, kind: input.kind, amount: input.amount }],
+        }),
+      );
     },
 
     /** Marks a reservation committed; false if it was not in the reserved state. */

@@ -1,4 +1,4 @@
-import type { Selectable } from 'kysely';
+import type { Insertable, Selectable } from 'kysely';
 import type { Db, JobsTable, WebhookDeliveriesTable } from './tables.ts';
 
 export type JobRow = Selectable<JobsTable>;
@@ -12,7 +12,7 @@ export type JobOutcome =
 /** Async capture records (docs/api-decisions.md section 5). */
 export function createJobsRepository(db: Db) {
   return {
-    async insert(row: JobRow): Promise<void> {
+    async insert(row: Insertable<JobsTable>): Promise<void> {
       await db.insertInto('jobs').values(row).execute();
     },
 
@@ -30,12 +30,16 @@ export function createJobsRepository(db: Db) {
       return db.selectFrom('jobs').selectAll().where('id', '=', id).executeTakeFirst();
     },
 
-    /** Ids of unfinished jobs, oldest first: re-enqueued at start in case a process died in between. */
+    /**
+     * Ids of unfinished jobs in the queue's hands (not a batch's held ones), oldest first: re-enqueued
+     * at start in case a process died in between.
+     */
     async pendingIds(limit: number): Promise<string[]> {
       const rows = await db
         .selectFrom('jobs')
         .select('id')
         .where('status', '=', 'pending')
+        .where('held', '=', 0)
         .orderBy('created_at')
         .limit(limit)
         .execute();

@@ -6,6 +6,7 @@ import { brandMigration } from './migrations/0007-brand.ts';
 import { videoMigration } from './migrations/0008-video.ts';
 import { captureMetadataMigration } from './migrations/0009-capture-metadata.ts';
 import { creditLedgerStateMigration } from './migrations/0010-credit-ledger-state.ts';
+import { batchesMigration } from './migrations/0011-batches.ts';
 
 /**
  * Migrations, in order. Types are chosen to mean the same on SQLite and PostgreSQL: text,
@@ -199,6 +200,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0008_video': videoMigration,
   '0009_capture_metadata': captureMetadataMigration,
   '0010_credit_ledger_state': creditLedgerStateMigration,
+  '0011_batches': batchesMigration,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

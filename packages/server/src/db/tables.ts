@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { Generated, Kysely } from 'kysely';
 
 /**
  * Column conventions shared by both engines: timestamps are ISO-8601 UTC text with milliseconds
@@ -137,6 +137,33 @@ export interface JobsTable {
   capture_id: string;
   created_at: string;
   completed_at: string | null;
+  /** Issue 39: the batch this job renders for (null for a lone async capture), its item and look. */
+  batch_id: string | null;
+  batch_index: number | null;
+  batch_look: string | null;
+  /** The look's position in the batch's looks (0 for the first look, or for a batch without looks). */
+  batch_look_rank: number | null;
+  /** 1 while a batch's job waits for its window (not in the capture queue yet); else 0. */
+  held: Generated<number>;
+}
+
+/** A `POST /v1/batch` (issue 39); its renders are rows of `jobs`. */
+export interface BatchesTable {
+  id: string;
+  user_id: string;
+  api_key_id: string | null;
+  project_id: string | null;
+  idempotency_key: string | null;
+  /** SHA-256 of the request body, to tell a retry from another batch under the same key. */
+  request_hash: string;
+  status: 'running' | 'completed';
+  /** JSON array of the look names, in order (empty: no looks). */
+  looks: string;
+  total: number;
+  credits_reserved: number;
+  webhook_url: string | null;
+  created_at: string;
+  completed_at: string | null;
 }
 
 /** The webhook outbox: one event per finished job with a webhook_url; `id` is `webhook-id`. */
@@ -215,6 +242,7 @@ export interface AuthProfilesTable {
 export interface Database {
   queue_jobs: QueueJobsTable;
   jobs: JobsTable;
+  batches: BatchesTable;
   webhook_deliveries: WebhookDeliveriesTable;
   captures: CapturesTable;
   users: UsersTable;

@@ -72,6 +72,7 @@ export function registerRoutes(
               { security: [], description: 'Public: no API key needed (an invalid one still gets 401).' }),
         ...(route.params ? { params: route.params } : {}),
         ...(route.query ? { querystring: route.query } : {}),
+        ...(route.headers ? { headers: route.headers } : {}),
         ...(route.body ? { body: route.body } : {}),
         response: {
           [route.success.status]: route.success.schema.describe(route.success.description),

@@ -7,6 +7,7 @@ import type { Db } from '../db/tables.ts';
 import type { GuardedFetch } from '../netpolicy/guarded-fetch.ts';
 import { type JobConsumer, startJobConsumer } from '../queue/job-consumer.ts';
 import type { FailOutcome, JobQueue, JobQueueSettings } from '../queue/job-queue.ts';
+import type { BatchService } from './batch-service.ts';
 import type { CaptureJobPayload, JobService } from './job-service.ts';
 import { type JobSweeper, startJobSweeper } from './job-sweeper.ts';
 import { createJobWorker, type FailQueuedCapture, type RunQueuedCapture } from './job-worker.ts';
@@ -41,6 +42,8 @@ export interface JobRuntimeDeps {
   clock: Clock;
   /** The job service the API enqueues with (over `captureQueue`). */
   service: JobService;
+  /** Batches (issue 39): moved along when one of their jobs ends, and by the sweep. */
+  batches?: Pick<BatchService, 'jobEnded' | 'sweep'>;
   captureQueue: JobQueue<CaptureJobPayload>;
   webhookQueue: JobQueue<WebhookJobPayload>;
   render: RunQueuedCapture;
@@ -87,6 +90,7 @@ export function createJobRuntime(deps: JobRuntimeDeps): JobRuntime {
         failed: deps.failed,
         webhooks: webhookQueue,
         clock: deps.clock,
+        ended: deps.batches ? (row) => deps.batches!.jobEnded(row) : undefined,
       });
       // Every process sweeps (idempotent): an API-only deployment's reservations too.
       const ledger = createCreditLedgerRepository(deps.db);
@@ -95,6 +99,8 @@ export function createJobRuntime(deps: JobRuntimeDeps): JobRuntime {
         everyMs: config.queue.jobSweepMs,
         sweep: async () => {
           const jobsSwept = await service.sweep((jobId) => worker.settleAbandoned(jobId));
+          // Running batches moved along (not counted: moving them is routine, nothing was lost).
+          await deps.batches?.sweep();
           const webhooks = await sweepWebhookDeliveries(deliveries, webhookQueue);
           const now = deps.clock();
           const reservations = await refundStaleReservations(

@@ -23,6 +23,8 @@ export interface JobWorkerDeps {
   failed: FailQueuedCapture;
   webhooks: JobQueue<WebhookJobPayload>;
   clock: Clock;
+  /** A job ended (or was found ended): its batch, if any, moves along (jobs/batch-service.ts). */
+  ended?: (row: JobRow) => Promise<void>;
 }
 
 const GENERIC_FAILURE = 'The capture could not be completed';
@@ -112,6 +114,7 @@ export function createJobWorker(deps: JobWorkerDeps) {
     }
     const finished = await jobs.finish(row.id, outcome, delivery);
     if (finished && delivery) await queueWebhook(row);
+    await deps.ended?.(row);
   }
 
   async function fail(row: JobRow, message: string): Promise<void> {
@@ -124,6 +127,7 @@ export function createJobWorker(deps: JobWorkerDeps) {
     if (!row) return;
     if (row.status !== 'pending') {
       if (row.webhook_status === 'pending') await queueWebhook(row);
+      await deps.ended?.(row);
       return;
     }
     let result: CaptureResult;
