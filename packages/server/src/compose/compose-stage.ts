@@ -1,3 +1,4 @@
+import type { AspectRatio, Device, SceneAlignment, SceneLayoutName } from '@vitrine/contract';
 import type { RawImage } from '../image/raw-image.ts';
 import { pageTopColor, pageTopRows } from './page-top-color.ts';
 import type { BrowserFonts } from './renderers/browser/fonts.ts';
@@ -22,10 +23,30 @@ export interface ComposeScreenshot {
   title: string;
 }
 
-/** What the compose stage is given: the look (resolved) and the screenshot. */
+/** How one shot of a scene is framed (the plan's resolved shot frame). */
+export interface ShotFrame {
+  device: Device | null;
+  device_color: string | null;
+  device_scale: number;
+  frame_ratio: AspectRatio;
+}
+
+/** A scene's arrangement and its shots, each with its screenshot, in the request's order. */
+export interface ComposeSceneInput {
+  layout: SceneLayoutName;
+  spacing: number;
+  alignment: SceneAlignment;
+  shots: { frame: ShotFrame; screenshot: ComposeScreenshot }[];
+}
+
+/**
+ * What the compose stage is given: the look (resolved) and the screenshot; for a scene, its
+ * shots too (`screenshot` is then the first shot's).
+ */
 export interface ComposeInput {
   style: ResolvedStyle;
   screenshot: ComposeScreenshot;
+  scene?: ComposeSceneInput;
 }
 
 /** What the compose stage hands on: the canvas, and what it adds to the result. */
