@@ -12,6 +12,7 @@ import type { Stats } from './measure.ts';
 import type { MotionBenchResult } from './motion.ts';
 import type { PixelCheck } from './pixels.ts';
 import { type LatencyAgainstPrevious, NOT_SLOWER_WITHIN } from './previous-latency.ts';
+import type { SceneBenchResult } from './scene.ts';
 import type { MemoryResult } from './spawned-service.ts';
 import { targets } from './targets.ts';
 
@@ -54,6 +55,7 @@ export interface Results {
   elementEval?: ElementEvalBenchResult;
   /** P11: a framed scroll video, MP4 and GIF. */
   motion?: MotionBenchResult;
+  scene?: SceneBenchResult;
   elapsedSeconds?: number;
 }
 
@@ -280,6 +282,13 @@ export function markdown(r: Results): string {
     );
   }
   if (r.elementEval) lines.push('', ...elementEvalLines(r.elementEval));
+  if (r.scene) {
+    const sc = r.scene;
+    lines.push(
+      '',
+      `Scene (issue 38): a three-shot scene (the simple, heavy and long pages in a laptop, a phone and a browser window, side by side, fresh renders) took p50 / p95 ${ms(sc.sceneMs)} ms, its one compose ${ms(sc.composeMs)} ms; the three single captures one after another ${ms(sc.singlesMs)} ms, plus one compose ${ms(sc.budgetMs)} ms. The scene took at most that in ${sc.within} of ${sc.rounds} rounds.`,
+    );
+  }
   if (r.notes.length) lines.push('', ...r.notes.map((n) => `- ${n}`));
   return lines.join('\n');
 }
