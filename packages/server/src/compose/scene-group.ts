@@ -281,9 +281,8 @@ export function buildSceneGroup(
   const overlay = s.title_position === 'overlay-bottom';
   const left = s.title_position === 'top-left' || s.title_position === 'bottom-left';
   const titleFirst = s.title_position === 'above' || s.title_position === 'top-left';
-  const fixed = s.output.width !== null || s.output.height !== null;
   const blockAt = (contentW: number) => {
-    const wrap = fixed && s.output.width !== null ? (s.output.width - 2 * P) * (left ? 0.7 : 0.86) : 0;
+    const wrap = s.output.width !== null ? (s.output.width - 2 * P) * (left ? 0.7 : 0.86) : 0;
     const block = buildTitleBlock(
       s,
       Math.max(contentW * (left ? 0.7 : 0.86), 240, wrap),
@@ -299,14 +298,26 @@ export function buildSceneGroup(
   let W: number;
   let H: number;
   let title: ReturnType<typeof blockAt>;
-  if (fixed) {
-    const naturalK = Math.min(1, fit(NATURAL_MAX.width, NATURAL_MAX.height));
-    const natW = extentAt(naturalK).width + 2 * P;
-    const natH = extentAt(naturalK).height + 2 * P + blockAt(extentAt(naturalK).width).blockH;
-    W = s.output.width ?? Math.round(((s.output.height ?? 0) * natW) / natH);
-    H = s.output.height ?? heightForWidth(W, s.aspect_ratio, Math.round((W * natH) / natW));
+  if (s.output.width !== null && s.output.height !== null) {
+    W = s.output.width;
+    H = s.output.height;
     title = blockAt(W - 2 * P);
     k = fit(W - 2 * P, H - 2 * P - title.blockH);
+  } else if (s.output.width !== null) {
+    // One side given: the shots fill it, the other side follows (or the aspect ratio's).
+    W = s.output.width;
+    title = blockAt(W - 2 * P);
+    k = fit(W - 2 * P, Number.POSITIVE_INFINITY);
+    const natural = Math.ceil(extentAt(k).height + 2 * P + title.blockH);
+    H = heightForWidth(W, s.aspect_ratio, natural);
+    if (H < natural) k = fit(W - 2 * P, H - 2 * P - title.blockH);
+  } else if (s.output.height !== null) {
+    H = s.output.height;
+    const probe = blockAt(NATURAL_MAX.width);
+    k = fit(Number.POSITIVE_INFINITY, H - 2 * P - probe.blockH);
+    title = blockAt(extentAt(k).width);
+    k = fit(Number.POSITIVE_INFINITY, H - 2 * P - title.blockH);
+    W = Math.ceil(Math.max(extentAt(k).width, title.block?.width ?? 0) + 2 * P);
   } else {
     k = Math.min(1, fit(NATURAL_MAX.width, NATURAL_MAX.height));
     const extent = extentAt(k);
