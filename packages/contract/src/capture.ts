@@ -280,7 +280,7 @@ export const captureRequestSchema = z
     dependentSchemas: {
       ...TARGET_RULES.dependentSchemas,
       webhook_url: { required: ['async'], properties: { async: { const: true } } },
-      scene: { required: ['shots'] },
+      scene: { required: ['shots'], properties: { shots: { type: 'array' } } },
     },
     // Shown by the /docs reference as the request example.
     examples: [{ url: 'https://example.com', device: 'macbook-pro-16', title: 'Ship faster', padding: 48 }],
