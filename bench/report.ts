@@ -13,6 +13,7 @@ import type { Stats } from './measure.ts';
 import type { MotionBenchResult } from './motion.ts';
 import type { PixelCheck } from './pixels.ts';
 import { type LatencyAgainstPrevious, NOT_SLOWER_WITHIN } from './previous-latency.ts';
+import type { SceneBenchResult } from './scene.ts';
 import type { MemoryResult } from './spawned-service.ts';
 import { targets } from './targets.ts';
 
@@ -56,6 +57,7 @@ export interface Results {
   elementEval?: ElementEvalBenchResult;
   /** P11: a framed scroll video, MP4 and GIF. */
   motion?: MotionBenchResult;
+  scene?: SceneBenchResult;
   /** Issue 39: a batch against the same renders as separate requests. */
   batch?: BatchBenchResult;
   elapsedSeconds?: number;
@@ -289,6 +291,13 @@ export function markdown(r: Results): string {
     );
   }
   if (r.elementEval) lines.push('', ...elementEvalLines(r.elementEval));
+  if (r.scene) {
+    const sc = r.scene;
+    lines.push(
+      '',
+      `Scene (issue 38): a three-shot scene (the simple, heavy and long pages in a laptop, a phone and a browser window, side by side, fresh renders) took p50 / p95 ${ms(sc.sceneMs)} ms, its one compose ${ms(sc.composeMs)} ms; the three single captures one after another ${ms(sc.singlesMs)} ms, plus one compose ${ms(sc.budgetMs)} ms. The scene took at most that in ${sc.within} of ${sc.rounds} rounds.`,
+    );
+  }
   if (r.batch) lines.push('', ...batchLines(r.batch));
   if (r.notes.length) lines.push('', ...r.notes.map((n) => `- ${n}`));
   return lines.join('\n');

@@ -40,6 +40,7 @@ import { pixelSection } from './pixels.ts';
 import { compareLatency, keepLatency, readPreviousLatency } from './previous-latency.ts';
 import { quietTurns } from './process-cpu.ts';
 import { againstPrevious, machineFacts, printTable, type Results, writeDocs, writeJson } from './report.ts';
+import { sceneSection } from './scene.ts';
 import { startVitrine } from './service.ts';
 import { measureMemory, postCapture, startWithMake } from './spawned-service.ts';
 
@@ -51,6 +52,7 @@ const SECTIONS = [
   'compose',
   'element',
   'motion',
+  'scene',
   'batch',
   'preview',
   'start',
@@ -172,6 +174,11 @@ try {
   if (wanted('motion')) {
     console.log('motion: a framed scroll video of the long page (P11)');
     results.motion = await motionSection(pages.long, Math.max(3, Math.round(ROUNDS / 3)));
+  }
+
+  if (wanted('scene')) {
+    console.log('scene: a three-shot scene against its three captures plus one compose (issue 38)');
+    results.scene = await sceneSection([pages.simple, pages.heavy, pages.long], Math.max(3, ROUNDS));
   }
 
   if (wanted('batch')) {

@@ -73,6 +73,7 @@ describe('vitrine mcp', () => {
       'capture',
       'job_status',
       'list_backgrounds',
+      'list_devices',
       'raw_capture',
     ]);
     const capture = tools.find((tool) => tool.name === 'capture')!;
@@ -88,7 +89,7 @@ describe('vitrine mcp', () => {
     ]);
     expect(properties.canvas?.enum).toEqual([...CANVAS_NAMES]);
     expect(Object.keys(properties)).toEqual(
-      expect.arrayContaining(['url', 'padding', 'title', 'output', 'include_image']),
+      expect.arrayContaining(['url', 'padding', 'title', 'output', 'include_image', 'shots', 'scene']),
     );
     const raw = tools.find((tool) => tool.name === 'raw_capture')!;
     expect(Object.keys(raw.inputSchema.properties ?? {})).not.toContain('device');
@@ -226,7 +227,7 @@ describe('vitrine mcp', () => {
     };
     const host = new Client({ name: 'vitrine-exit-test', version: '1.0.0' });
     await host.connect(transport);
-    expect((await host.listTools()).tools).toHaveLength(6);
+    expect((await host.listTools()).tools).toHaveLength(7);
     child.stdin.end();
     expect(await exited, stderr).toBe(0);
     expect(stderr).not.toMatch(/unsettled|Warning/);
@@ -291,4 +292,26 @@ describe('vitrine mcp', () => {
     expect(text).toContain('Gradient presets (background_preset): aurora');
     expect(text.match(/^- /gm)).toHaveLength(3);
   });
+
+  it('lists the devices, and composes a scene of two shots of one page', async () => {
+    const devices = await client.callTool({ name: 'list_devices', arguments: {} });
+    const list = (devices.content as ToolContent[])[0]!.text!;
+    for (const device of DEVICES) expect(list).toContain(`- ${device}: `);
+    const result = await client.callTool(
+      {
+        name: 'capture',
+        arguments: {
+          url: `${fixtures.origin}/capture/dark.html`,
+          viewport: { width: 800, height: 600 },
+          shots: [{ device: 'browser-macos' }, { device: 'browser-minimal', dark_mode: true }],
+          scene: { layout: 'cascade' },
+        },
+      },
+      undefined,
+      { timeout: 180_000 },
+    );
+    expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
+    const content = result.content as ToolContent[];
+    expect(JSON.parse(content[1]!.text!)).toMatchObject({ cached: false, credits_used: 2 });
+  }, 240_000);
 });

@@ -244,4 +244,65 @@ describe('the playground, end to end', () => {
     expect(offsite).toEqual([]);
     await context.close();
   }, 300_000);
+
+  it('adds a shot, picks a scene layout and a canvas preset; the preview is the scene, and the CLI command asks for it', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    const previews: Record<string, unknown>[] = [];
+    page.on('request', (request) => {
+      if (request.url().endsWith('/playground/api/preview')) {
+        previews.push(
+          (JSON.parse(request.postData() ?? '{}') as { capture: Record<string, unknown> }).capture,
+        );
+      }
+    });
+    await page.goto(`${t.baseUrl}/playground`);
+    await page.getByLabel('Email').fill(key.email);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(`${t.baseUrl}/playground`);
+
+    const target = `${fixtures.origin}/capture/simple.html?playground-scene`;
+    await page.getByLabel('Page URL').fill(target);
+    await page.getByLabel('Page URL').press('Tab');
+    await page.locator('summary', { hasText: 'Scene (several shots)' }).click();
+    await page.getByRole('button', { name: 'Add a shot' }).click();
+    await page.getByLabel('shot 1 device').selectOption('browser-macos');
+    await page.getByRole('radio', { name: 'overlap', exact: true }).check();
+    await page.locator('summary', { hasText: 'Geometry, border and shadow' }).click();
+    await page.getByLabel('canvas').selectOption('og');
+    const expected = {
+      url: target,
+      canvas: 'og',
+      shots: [{ device: 'browser-macos' }, { device: 'iphone-16-pro' }],
+      scene: { layout: 'overlap' },
+    };
+    await expect.poll(() => previews.at(-1), { timeout: 60_000 }).toEqual(expected);
+    await expect
+      .poll(
+        async () => {
+          const base64 = await page.evaluate(async () => {
+            const img = document.querySelector<HTMLImageElement>('#preview');
+            if (!img?.src.startsWith('blob:')) return '';
+            const bytes = new Uint8Array(await (await fetch(img.src)).arrayBuffer());
+            let binary = '';
+            for (const b of bytes) binary += String.fromCharCode(b);
+            return btoa(binary);
+          });
+          if (!base64) return null;
+          const { width, height } = await pixels(Buffer.from(base64, 'base64'));
+          return [width, height];
+        },
+        { timeout: 120_000 },
+      )
+      .toEqual([1200, 630]);
+    const cli = await snippetOf(page, 'vitrine CLI', (text) => text.startsWith('vitrine capture'));
+    expect(cli).toContain(`--shot '{"device":"browser-macos"}'`);
+    expect(cli).toContain('--scene-layout overlap');
+    expect(cli).toContain('--canvas og');
+    // Removing a shot leaves one: back to a single capture, without the scene's arrangement.
+    await page.getByRole('button', { name: 'Remove shot 2' }).click();
+    await expect.poll(() => previews.at(-1), { timeout: 60_000 }).toEqual({ url: target, canvas: 'og' });
+    await context.close();
+  }, 300_000);
 });

@@ -143,11 +143,11 @@ describe('capture controls', () => {
       [{ actions: [{ type: 'click' }] }, 'actions[0].selector'],
       [{ actions: [{ type: 'click', selector: 'a', element: 'link' }] }, 'actions[0].element'],
       [{ actions: [{ type: 'scroll_to', selector: 'a', y: 10 }] }, 'actions[0].y'],
-      [{ actions: [{ type: 'wait', ms: 60_000 }] }, 'actions.0.ms'],
-      [{ actions: [{ type: 'teleport' }] }, 'actions.0.type'],
+      [{ actions: [{ type: 'wait', ms: 60_000 }] }, 'actions[0].ms'],
+      [{ actions: [{ type: 'teleport' }] }, 'actions[0].type'],
       [{ actions: Array.from({ length: 21 }, () => ({ type: 'wait', ms: 1 })) }, 'actions'],
       [{ actions: Array.from({ length: 13 }, () => ({ type: 'wait', ms: 5000 })) }, 'actions'],
-      [{ actions: [{ type: 'press', key: 'Enter\r\nX' }] }, 'actions.0.key'],
+      [{ actions: [{ type: 'press', key: 'Enter\r\nX' }] }, 'actions[0].key'],
     ])('refuses %j with 400 naming %s', async (fields, path) => {
       const res = await post('/v1/raw', { url: page('tabs.html'), ...fields });
       expect(res.status, res.text).toBe(400);

@@ -1,4 +1,13 @@
-import { captureRequestSchema, motionSchema, outputSchema, rawCaptureRequestSchema } from '@vitrine/contract';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import {
+  captureRequestSchema,
+  motionSchema,
+  outputSchema,
+  rawCaptureRequestSchema,
+  sceneSchema,
+} from '@vitrine/contract';
 import { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { addFieldOptions, bodyFromOptions, fieldFlags, validateBody } from './capture-flags.ts';
@@ -23,6 +32,8 @@ describe('capture flags derived from the contract', () => {
         for (const sub of Object.keys(outputSchema.shape)) expect(paths).toContain(`output.${sub}`);
       } else if (field === 'motion') {
         for (const sub of Object.keys(motionSchema.shape)) expect(paths).toContain(`motion.${sub}`);
+      } else if (field === 'scene') {
+        for (const sub of Object.keys(sceneSchema.shape)) expect(paths).toContain(`scene.${sub}`);
       } else {
         expect(paths, field).toContain(field);
       }
@@ -187,5 +198,47 @@ describe('capture flags derived from the contract', () => {
     expect((refused(['--actions', '{"type":"teleport"}']) as CliError).message).toMatch(
       /^Invalid --actions: /,
     );
+  });
+
+  it('builds a scene from repeated --shot flags, a --shots file and the --scene-* flags', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'vitrine-shots-'));
+    const file = path.join(dir, 'shots.json');
+    writeFileSync(file, JSON.stringify([{ device: 'macbook-pro-16' }]));
+    const body = parse([
+      '--shots',
+      file,
+      '--shot',
+      'url=https://example.com/a?x=1,y=2,device=iphone-16,dark_mode=true,viewport=390x844',
+      '--shot',
+      '{"device":"pixel-9","full_page":true}',
+      '--scene-layout',
+      'overlap',
+      '--scene-spacing',
+      '32',
+    ]);
+    expect(body.shots).toEqual([
+      { device: 'macbook-pro-16' },
+      {
+        url: 'https://example.com/a?x=1,y=2',
+        device: 'iphone-16',
+        dark_mode: true,
+        viewport: { width: 390, height: 844 },
+      },
+      { device: 'pixel-9', full_page: true },
+    ]);
+    expect(body.scene).toEqual({ layout: 'overlap', spacing: 32 });
+    const refused = (args: string[]) => {
+      try {
+        parse(args);
+      } catch (error) {
+        return (error as CliError).message;
+      }
+      throw new Error('accepted');
+    };
+    expect(refused(['--shot', 'colour=red', '--shot', 'device=pixel-9'])).toMatch(
+      /^Invalid --shot: "colour=red"/,
+    );
+    expect(refused(['--shot', 'device=toaster', '--shot', 'device=pixel-9'])).toMatch(/^Invalid --shot/);
+    expect(refused(['--scene-layout', 'pyramid'])).toContain('side-by-side');
   });
 });

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import {
   aiFieldsShape,
   asyncFieldsShape,
@@ -10,6 +11,10 @@ import {
   motionSchema,
   outputSchema,
   perspectiveFieldsShape,
+  SHOT_FIELDS,
+  sceneFieldsShape,
+  sceneSchema,
+  shotSchema,
   targetFieldsShape,
   textOverlayFieldsShape,
   titleFieldsShape,
@@ -38,6 +43,7 @@ const FIELD_GROUPS: readonly [string, Record<string, unknown>][] = [
   ['AI assistance', aiFieldsShape],
   ['Output and delivery', { ...deliveryFieldsShape, ...composeModeFieldsShape, ...asyncFieldsShape }],
   ['Motion', { motion: motionSchema }],
+  ['Scene (several shots in one image)', sceneFieldsShape],
 ];
 
 /** Fields given as the positional argument rather than a flag. */
@@ -52,7 +58,9 @@ type Kind =
   | 'json-list'
   | 'viewport'
   | 'number-or-string'
-  | 'json';
+  | 'json'
+  | 'shot'
+  | 'shots-file';
 
 export interface FieldFlag {
   /** Path of the field in the request body, e.g. ['output', 'format']. */
@@ -158,9 +166,103 @@ export function fieldFlags(schema: z.ZodObject): FieldFlag[] {
       }
       continue;
     }
+    if (name === 'scene') {
+      // `--scene-layout fan --scene-spacing 32`
+      for (const [sub, subField] of Object.entries(sceneSchema.shape)) {
+        const flag = describeField(sub, group, subField, ['scene']);
+        flags.push({ ...flag, flag: `--scene-${kebab(sub)}` });
+      }
+      continue;
+    }
+    if (name === 'shots') {
+      // `--shot url=...,device=iphone-16` repeated, or `--shots shots.json` (a JSON array of shots).
+      flags.push({
+        path: ['shots'],
+        flag: '--shot',
+        kind: 'shot',
+        group,
+        description: `One shot of a scene, as key=value pairs separated by commas (${SHOT_FIELDS.join(', ')}; viewport as WIDTHxHEIGHT) or a JSON object; repeat for each shot (2 to 6)`,
+      });
+      flags.push({
+        path: ['shots'],
+        flag: '--shots',
+        kind: 'shots-file',
+        group,
+        description:
+          'A JSON file with the shots (an array of shot objects); --shot flags are added after them',
+      });
+      continue;
+    }
     flags.push(describeField(name, group, field));
   }
   return flags;
+}
+
+/** A shot field's value from its text in `--shot key=value,...`, by the kind of its schema. */
+function shotValue(key: string, text: string): unknown {
+  const schema = (shotSchema.shape as Record<string, unknown>)[key];
+  const kind = describeField(key, '', schema).kind;
+  const flag = {
+    path: ['shots', key],
+    flag: `--shot ${key}=`,
+    kind,
+    group: '',
+    description: '',
+  } as FieldFlag;
+  if (kind === 'boolean') {
+    if (text !== 'true' && text !== 'false')
+      throw new CliError(`Invalid --shot ${key}: expected true or false, got "${text}"`, EXIT.usage);
+    return text === 'true';
+  }
+  if (kind === 'list') return [text];
+  return parseValue(flag, text);
+}
+
+/** One `--shot`: a JSON object, or `key=value` pairs (a value may hold commas unless a field name follows). */
+export function parseShot(text: string): Record<string, unknown> {
+  const trimmed = text.trim();
+  if (trimmed.startsWith('{')) {
+    try {
+      return JSON.parse(trimmed) as Record<string, unknown>;
+    } catch {
+      throw new CliError(
+        `Invalid --shot: expected a JSON object or key=value pairs, got "${text}"`,
+        EXIT.usage,
+      );
+    }
+  }
+  const shot: Record<string, unknown> = {};
+  // A comma starts the next pair only before a shot field's name: a URL keeps its own commas.
+  const next = new RegExp(`,(?=\\s*(?:${SHOT_FIELDS.join('|')})=)`);
+  for (const pair of trimmed.split(next)) {
+    const at = pair.indexOf('=');
+    const key = pair.slice(0, at).trim();
+    if (at < 1 || !(SHOT_FIELDS as readonly string[]).includes(key)) {
+      throw new CliError(
+        `Invalid --shot: "${pair}" is not one of ${SHOT_FIELDS.map((f) => `${f}=`).join(', ')}`,
+        EXIT.usage,
+      );
+    }
+    shot[key] = shotValue(key, pair.slice(at + 1).trim());
+  }
+  return shot;
+}
+
+/** `--shots file.json`: an array of shots (or `{ "shots": [...] }`). */
+function readShotsFile(path: string): unknown[] {
+  let value: unknown;
+  try {
+    value = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (error) {
+    throw new CliError(
+      `Invalid --shots: cannot read a JSON file at ${path} (${(error as Error).message})`,
+      EXIT.usage,
+    );
+  }
+  const list = Array.isArray(value) ? value : (value as { shots?: unknown })?.shots;
+  if (!Array.isArray(list))
+    throw new CliError(`Invalid --shots: ${path} holds no array of shots`, EXIT.usage);
+  return list;
 }
 
 function collect(value: string, previous: string[] | undefined): string[] {
@@ -188,7 +290,7 @@ export function addFieldOptions(command: Command, flags: readonly FieldFlag[]): 
             : `<${flag.kind === 'number' ? 'n' : 'value'}>`;
     const option = new Option(`${flag.flag} ${placeholder}`, flag.description).helpGroup(`${flag.group}:`);
     if (flag.choices) option.choices(flag.choices);
-    if (flag.kind === 'list' || flag.kind === 'json-list') option.argParser(collect);
+    if (flag.kind === 'list' || flag.kind === 'json-list' || flag.kind === 'shot') option.argParser(collect);
     command.addOption(option);
   }
 }
@@ -252,6 +354,15 @@ export function bodyFromOptions(
   for (const flag of flags) {
     const raw = options[attributeOf(flag)];
     if (raw === undefined) continue;
+    if (flag.kind === 'shot' || flag.kind === 'shots-file') {
+      // The file's shots first, then each --shot, in order.
+      const shots = flag.kind === 'shot' ? (raw as string[]).map(parseShot) : readShotsFile(String(raw));
+      body.shots =
+        flag.kind === 'shot'
+          ? [...((body.shots as unknown[]) ?? []), ...shots]
+          : [...shots, ...((body.shots as unknown[]) ?? [])];
+      continue;
+    }
     let target = body;
     for (const key of flag.path.slice(0, -1)) {
       target[key] ??= {};

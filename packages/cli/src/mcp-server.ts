@@ -38,6 +38,7 @@ export const MCP_TOOL_INPUTS = {
     offset: z.number().int().min(0).optional(),
   }),
   job_status: z.strictObject({ job_id: jobParamsSchema.shape.id }),
+  list_devices: z.strictObject({}),
   batch_capture: batchRequestSchema.extend({
     wait_seconds: z
       .number()
@@ -140,7 +141,7 @@ async function captureContent(
 }
 
 /**
- * The Model Context Protocol server of `vitrine mcp`: capture, raw_capture, batch_capture, batch_status, list_backgrounds and
+ * The Model Context Protocol server of `vitrine mcp`: capture, raw_capture, batch_capture, batch_status, list_backgrounds, list_devices and
  * job_status as tools over stdio, each taking the contract's own input schema and calling the
  * configured Vitrine server with the configured key.
  */
@@ -161,7 +162,7 @@ export function createMcpServer(client: ApiClient, version: string): McpServer {
     {
       title: 'Styled screenshot',
       description:
-        'Capture a web page (a url, or an html document) and compose styling around it (device frame, background, padding, shadow, perspective, titles). actions click, type, select, press, hover, scroll or wait before the shot; headers, locale, timezone, geolocation, cookies and color_scheme set how the browser presents itself; metadata: true returns the page\'s title, description, Open Graph tags, colours and fonts. Returns the image URL; with include_image also the image. With async: true it queues a job: poll it with job_status. With motion ({"type": "scroll" | "reveal" | "float"}) it renders an MP4, WebM or GIF video of the styled look instead (queued unless async: false; include_image attaches its poster).',
+        'Capture a web page (a url, or an html document) and compose styling around it (device frame, background, padding, shadow, perspective, titles). actions click, type, select, press, hover, scroll or wait before the shot; headers, locale, timezone, geolocation, cookies and color_scheme set how the browser presents itself; metadata: true returns the page\'s title, description, Open Graph tags, colours and fonts. Returns the image URL; with include_image also the image. With async: true it queues a job: poll it with job_status. With motion ({"type": "scroll" | "reveal" | "float"}) it renders an MP4, WebM or GIF video of the styled look instead (queued unless async: false; include_image attaches its poster). With shots (2 to 6, e.g. [{"device": "macbook-pro-16"}, {"device": "iphone-16-pro"}], each with its own url, viewport, device, device_color, dark_mode, element or selector, full_page) it composes one scene of several framed shots under one background and title, arranged by scene.layout: side-by-side, overlap (a laptop with a phone in front), fan, grid, stack or cascade; list_devices names the devices.',
       inputSchema: MCP_TOOL_INPUTS.capture,
     },
     guarded(async (args: z.output<typeof MCP_TOOL_INPUTS.capture>) => {
@@ -207,6 +208,24 @@ export function createMcpServer(client: ApiClient, version: string): McpServer {
         ...body.backgrounds.map((b) => `- ${b.background}: ${b.name} (${b.theme}, ${b.pack})`),
       ];
       return { content: [{ type: 'text', text: lines.join('\n') }] };
+    }),
+  );
+
+  server.registerTool(
+    'list_devices',
+    {
+      title: 'Device frames',
+      description:
+        'List the device frames (capture field device, also per shot of a scene): phones, tablets, laptops, a desktop display, a watch, browser windows and a terminal, with their finishes (device_color) and default viewports.',
+      inputSchema: MCP_TOOL_INPUTS.list_devices,
+    },
+    guarded(async () => {
+      const { body } = await client.call('listDevices', {});
+      const lines = body.devices.map(
+        (d) =>
+          `- ${d.device}: ${d.label} (${d.family}; viewport ${d.viewport.width}x${d.viewport.height} at ${d.dpr}x; device_color ${d.finishes.map((f) => f.name).join(', ')})`,
+      );
+      return { content: [{ type: 'text', text: ['Device frames (device):', ...lines].join('\n') }] };
     }),
   );
 

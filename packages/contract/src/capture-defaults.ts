@@ -59,6 +59,8 @@ export const CAPTURE_DEFAULTS = {
   show_resolved_params: false,
   compose_mode: 'satori',
   async: false,
+  // Scenes (several shots in one image)
+  scene: { layout: 'side-by-side', spacing: 48, alignment: 'center' },
 } as const;
 
 export type CaptureDefaults = typeof CAPTURE_DEFAULTS;

@@ -10,6 +10,7 @@ import {
 } from './compose-fields.ts';
 import { idPattern, idSchema, timestampSchema } from './ids.ts';
 import { motionSchema, VIDEO_FORMATS, videoResultSchema } from './motion.ts';
+import { SCENE_LIMITS, sceneSchema } from './scenes.ts';
 import { WEBHOOK_VERIFICATION_SUMMARY } from './webhooks.ts';
 
 /** Image formats: every capture can be encoded as one. */
@@ -221,6 +222,44 @@ export const asyncFieldsShape = {
     .meta({ description: `Receives the job result (with async). ${WEBHOOK_VERIFICATION_SUMMARY}` }),
 };
 
+/** A shot of a scene: its own fields are the request's own (scenes.ts, SHOT_FIELDS). */
+export const shotSchema = z
+  .strictObject({
+    url: targetFieldsShape.url.meta({ description: "http(s) URL of this shot; default the request's" }),
+    viewport: targetFieldsShape.viewport,
+    capture_dpr: targetFieldsShape.capture_dpr,
+    device: composeFieldsShape.device,
+    device_color: composeFieldsShape.device_color,
+    device_scale: composeFieldsShape.device_scale,
+    dark_mode: targetFieldsShape.dark_mode,
+    full_page: targetFieldsShape.full_page,
+    element: targetFieldsShape.element,
+    selector: targetFieldsShape.selector,
+    wait_for: targetFieldsShape.wait_for,
+    hide_selectors: targetFieldsShape.hide_selectors,
+    inject_css: targetFieldsShape.inject_css,
+    frame_ratio: composeFieldsShape.frame_ratio,
+  })
+  .meta({
+    id: 'SceneShot',
+    description:
+      "One shot of a scene: a page (its own `url`, else the request's), how it is captured and the device that frames it. The other fields of the request apply to every shot. `element` excludes `selector` and `full_page: true`",
+  });
+export type ShotRequest = z.infer<typeof shotSchema>;
+
+/** `shots` and `scene` of a capture request (issue 38). */
+export const sceneFieldsShape = {
+  shots: z
+    .array(shotSchema)
+    .min(SCENE_LIMITS.shots.min)
+    .max(SCENE_LIMITS.shots.max)
+    .optional()
+    .meta({
+      description: `A scene: ${SCENE_LIMITS.shots.min} to ${SCENE_LIMITS.shots.max} shots in one image, each in its own frame, on one background under one set of titles. Shots of the same page and browser settings share one page load. Costs \`capture\` per page load (plus \`full_page\` per full-page one). Not with \`motion\`, AI assistance or a cropped \`layout\``,
+    }),
+  scene: sceneSchema.optional(),
+};
+
 /** POST /v1/capture: every field of interface.md 4.6. */
 export const captureRequestSchema = z
   .strictObject({
@@ -230,16 +269,18 @@ export const captureRequestSchema = z
     ...deliveryFieldsShape,
     ...asyncFieldsShape,
     motion: motionSchema.optional(),
+    ...sceneFieldsShape,
   })
   .meta({
     id: 'CaptureRequest',
-    description: `Rules besides the fields' own: ${TARGET_RULES_TEXT} \`webhook_url\` requires \`async: true\`.`,
+    description: `Rules besides the fields' own: ${TARGET_RULES_TEXT} \`webhook_url\` requires \`async: true\`; \`scene\` requires \`shots\`.`,
     if: TARGET_RULES.if,
     // biome-ignore lint/suspicious/noThenProperty: JSON Schema's `then` keyword, never awaited
     then: TARGET_RULES.then,
     dependentSchemas: {
       ...TARGET_RULES.dependentSchemas,
       webhook_url: { required: ['async'], properties: { async: { const: true } } },
+      scene: { required: ['shots'], properties: { shots: { type: 'array' } } },
     },
     // Shown by the /docs reference as the request example.
     examples: [{ url: 'https://example.com', device: 'macbook-pro-16', title: 'Ship faster', padding: 48 }],

@@ -17,6 +17,7 @@ export * from './jobs.ts';
 export * from './motion.ts';
 export * from './projects.ts';
 export * from './routes.ts';
+export * from './scenes.ts';
 export * from './scopes.ts';
 export * from './signed-url.ts';
 export * from './stable-json.ts';

@@ -19,7 +19,9 @@ describe('controls generated from the contract', () => {
       'AI assistance',
       'Output',
       'Motion (video)',
+      'Scene (several shots)',
     ]);
+    expect(field('scene.layout')).toMatchObject({ kind: 'chips', defaultValue: 'side-by-side' });
     for (const hidden of ['url', 'site', 'project_id', 'async', 'webhook_url'])
       expect(field(hidden)).toBeUndefined();
   });

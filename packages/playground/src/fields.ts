@@ -9,6 +9,7 @@ import {
   frameFieldsShape,
   motionSchema,
   perspectiveFieldsShape,
+  sceneSchema,
   targetFieldsShape,
   textOverlayFieldsShape,
   titleFieldsShape,
@@ -89,6 +90,8 @@ const GROUPS: readonly [string, string, Record<string, z.ZodType>][] = [
   ['ai', 'AI assistance', aiFieldsShape],
   ['output', 'Output', { ...deliveryFieldsShape, ...composeModeFieldsShape }],
   ['motion', 'Motion (video)', { motion: motionSchema }],
+  // `shots` has an editor of its own (main.tsx); the scene's arrangement is generated like motion.
+  ['scene', 'Scene (several shots)', { scene: sceneSchema }],
 ];
 
 function contractDefault(path: string[]): unknown {
@@ -147,7 +150,7 @@ export function buildFieldGroups(): FieldGroup[] {
     const fields: FieldControl[] = [];
     for (const [name, schema] of Object.entries(json.properties ?? {})) {
       if (NOT_CONTROLS.has(name)) continue;
-      if (name === 'output' || name === 'motion') {
+      if (name === 'output' || name === 'motion' || name === 'scene') {
         // A named schema (`motion`) is a $ref into the document's $defs.
         const own = schema.$ref ? (json.$defs?.[schema.$ref.split('/').pop() ?? ''] ?? {}) : schema;
         for (const [sub, subSchema] of Object.entries(own.properties ?? {})) {

@@ -1,4 +1,4 @@
-import { CAPTURE_DEFAULTS } from '@vitrine/contract';
+import { CAPTURE_DEFAULTS, SCENE_LIMITS } from '@vitrine/contract';
 import { render } from 'preact';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { DevicePicture } from './devices.tsx';
@@ -387,6 +387,93 @@ function DevicePicker({
   );
 }
 
+/** Most shots a scene takes (the contract's SCENE_LIMITS). */
+const MAX_SHOTS = SCENE_LIMITS.shots.max;
+
+/**
+ * The shots of a scene: "Add a shot" turns the capture into a scene (the page as the first shot,
+ * a phone as the second), each shot with its own device, page and colour scheme; removing all
+ * but one goes back to a single capture (without the scene's arrangement).
+ */
+function ShotsEditor({
+  session,
+  body,
+  set,
+}: {
+  session: Session;
+  body: Body;
+  set(p: string[], v: unknown): void;
+}) {
+  const shots = (body.shots as Body[] | undefined) ?? [];
+  const update = (index: number, field: string, value: unknown) => {
+    const next = shots.map((shot, i) => {
+      if (i !== index) return shot;
+      const changed: Body = { ...shot, [field]: value };
+      if (value === undefined || value === '' || value === false) delete changed[field];
+      if (field === 'device') delete changed.device_color;
+      return changed;
+    });
+    set(['shots'], next);
+  };
+  const add = () =>
+    set(
+      ['shots'],
+      shots.length === 0 ? [{}, { device: 'iphone-16-pro' }] : [...shots, { device: 'iphone-16-pro' }],
+    );
+  const remove = (index: number) => {
+    const next = shots.filter((_, i) => i !== index);
+    set(['shots'], next.length < 2 ? undefined : next);
+    // One shot left is a single capture again: a scene without shots is refused.
+    if (next.length < 2) set(['scene'], undefined);
+  };
+  return (
+    <div class="field shots">
+      <ol class="shot-list">
+        {shots.map((shot, index) => (
+          <li key={index} class="shot">
+            <label for={`shot-${index}-device`}>shot {index + 1} device</label>
+            <select
+              id={`shot-${index}-device`}
+              value={String(shot.device ?? '')}
+              onChange={(e) => update(index, 'device', e.currentTarget.value || undefined)}
+            >
+              <option value="">(the request's)</option>
+              {session.devices.map((d) => (
+                <option value={d.id} key={d.id}>
+                  {d.id}
+                </option>
+              ))}
+            </select>
+            <label for={`shot-${index}-url`}>shot {index + 1} url</label>
+            <input
+              id={`shot-${index}-url`}
+              type="url"
+              placeholder="(the page above)"
+              value={String(shot.url ?? '')}
+              onChange={(e) => update(index, 'url', e.currentTarget.value.trim())}
+            />
+            <span class="check">
+              <input
+                id={`shot-${index}-dark`}
+                type="checkbox"
+                checked={shot.dark_mode === true}
+                onChange={(e) => update(index, 'dark_mode', e.currentTarget.checked)}
+              />
+              <label for={`shot-${index}-dark`}>shot {index + 1} dark_mode</label>
+            </span>
+            <button type="button" onClick={() => remove(index)}>
+              Remove shot {index + 1}
+            </button>
+          </li>
+        ))}
+      </ol>
+      <button type="button" onClick={add} disabled={shots.length >= MAX_SHOTS}>
+        Add a shot
+      </button>
+    </div>
+  );
+}
+
 function BackgroundBrowser({ body, set }: { body: Body; set(p: string[], v: unknown): void }) {
   const [packs, setPacks] = useState<Pack[]>([]);
   const [pack, setPack] = useState('');
@@ -633,6 +720,7 @@ function App() {
               <summary>{group.title}</summary>
               {group.id === 'device' ? <DevicePicker session={session} body={body} set={set} /> : null}
               {group.id === 'background' ? <BackgroundBrowser body={body} set={set} /> : null}
+              {group.id === 'scene' ? <ShotsEditor session={session} body={body} set={set} /> : null}
               {group.fields
                 .filter((f) => !(group.id === 'device' && (f.name === 'device' || f.name === 'device_color')))
                 .map((field) => (

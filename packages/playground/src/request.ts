@@ -52,7 +52,7 @@ export function getField(body: Body, path: string[]): unknown {
 export function minimalBody(body: Body): Body {
   let result: Body = {};
   for (const [key, value] of Object.entries(body)) {
-    if ((key === 'output' || key === 'motion') && value && typeof value === 'object') {
+    if ((key === 'output' || key === 'motion' || key === 'scene') && value && typeof value === 'object') {
       for (const [sub, subValue] of Object.entries(value as Body)) {
         result = setField(result, [key, sub], subValue);
       }
@@ -110,6 +110,11 @@ export function cliCommand(body: Body): string {
   for (const [name, value] of Object.entries(fields)) {
     if (name === 'output' && value && typeof value === 'object') {
       for (const [sub, subValue] of Object.entries(value as Body)) flag(sub, subValue);
+    } else if (name === 'shots' && Array.isArray(value)) {
+      // One `--shot` a shot, as JSON (the CLI also takes key=value pairs).
+      for (const shot of value) parts.push(`--shot ${shellQuote(JSON.stringify(shot))}`);
+    } else if (name === 'scene' && value && typeof value === 'object') {
+      for (const [sub, subValue] of Object.entries(value as Body)) flag(`scene_${sub}`, subValue);
     } else if (name === 'motion' && value && typeof value === 'object') {
       // `--motion scroll --motion-duration 6`: the CLI's flags of the motion object.
       for (const [sub, subValue] of Object.entries(value as Body))

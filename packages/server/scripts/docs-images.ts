@@ -26,7 +26,10 @@ try {
   const user = await t.app.services.accounts.createUser(email, PASSWORD);
   await t.app.services.projects.ensureDefault(user.id);
   const { key } = await t.createKey({ email, credits: 1000 });
-  const page = `${fixtures.origin}/bench/simple.html`;
+  // Real-looking pages (the AI fixtures: a product's dashboard, landing and pricing pages).
+  const page = `${fixtures.origin}/ai/dashboard.html`;
+  const landing = `${fixtures.origin}/ai/landing.html`;
+  const pricing = `${fixtures.origin}/ai/pricing.html`;
   const hosted = (await t.request('GET', '/v1/backgrounds?limit=50')).json as {
     backgrounds: { background: string | null; theme: string | null }[];
   };
@@ -48,6 +51,50 @@ try {
       },
     ],
     ['hosted-background', { ...(background ? { background } : {}), shadow: 'float', corner_radius: 16 }],
+    // Scenes (issue 38): several shots in one image.
+    [
+      'scene-overlap',
+      {
+        title: 'Your numbers, on every screen',
+        background_preset: 'midnight',
+        shots: [
+          { device: 'macbook-pro-16', viewport: { width: 1440, height: 900 } },
+          { url: landing, device: 'iphone-16-pro' },
+        ],
+        scene: { layout: 'overlap' },
+        output: undefined,
+        canvas: 'og',
+        viewport: undefined,
+      },
+    ],
+    [
+      'scene-fan',
+      {
+        title: 'Three screens, one flow',
+        background_preset: 'sunset',
+        shots: [
+          { url: landing, device: 'iphone-16-pro' },
+          { url: landing, device: 'iphone-16-pro', dark_mode: true, device_color: 'black-titanium' },
+          { url: pricing, device: 'iphone-16-pro', device_color: 'desert-titanium' },
+        ],
+        scene: { layout: 'fan' },
+        output: undefined,
+        canvas: 'instagram-square',
+        viewport: undefined,
+      },
+    ],
+    [
+      'scene-side-by-side',
+      {
+        title: 'The site and the app',
+        background_preset: 'arctic',
+        shots: [
+          { url: landing, device: 'browser-macos' },
+          { url: page, device: 'browser-macos', device_color: 'dark' },
+        ],
+        scene: { layout: 'side-by-side', spacing: 40 },
+      },
+    ],
   ];
   for (const [name, look] of gallery) {
     const res = await t.request('POST', '/v1/capture', {

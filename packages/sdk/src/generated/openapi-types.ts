@@ -883,7 +883,7 @@ export interface components {
             value: string;
         };
         /**
-         * @description Rules besides the fields' own: `url` (or its alias `site`) is required unless `html` is given, and excluded by it; `css` needs `html`; `element` excludes `selector` and `full_page: true`; `selector` excludes `full_page: true`. `webhook_url` requires `async: true`.
+         * @description Rules besides the fields' own: `url` (or its alias `site`) is required unless `html` is given, and excluded by it; `css` needs `html`; `element` excludes `selector` and `full_page: true`; `selector` excludes `full_page: true`. `webhook_url` requires `async: true`; `scene` requires `shots`.
          * @example {
          *       "url": "https://example.com",
          *       "device": "macbook-pro-16",
@@ -1106,6 +1106,7 @@ export interface components {
             reduced_motion?: boolean;
             /** @description Degrees */
             roll?: number;
+            scene?: components["schemas"]["SceneInput"];
             selector?: string;
             /**
              * @description none for the plain look (background none, padding 0)
@@ -1120,6 +1121,8 @@ export interface components {
             shadow_offset_y?: number;
             shadow_opacity?: number;
             shadow_spread?: number;
+            /** @description A scene: 2 to 6 shots in one image, each in its own frame, on one background under one set of titles. Shots of the same page and browser settings share one page load. Costs `capture` per page load (plus `full_page` per full-page one). Not with `motion`, AI assistance or a cropped `layout` */
+            shots?: components["schemas"]["SceneShotInput"][];
             /** @default false */
             show_resolved_params?: boolean;
             /** @description Alias for `url` */
@@ -1511,6 +1514,67 @@ export interface components {
             /** @description http(s) URL to capture; a bare host gets https://. Required (or `site`, or `html`). */
             url?: string;
             user_agent?: string;
+            /**
+             * @description CSS px; with a device and no viewport, the device viewport
+             * @default {
+             *       "width": 1440,
+             *       "height": 900
+             *     }
+             */
+            viewport?: {
+                height: number;
+                width: number;
+            };
+            /** @description Milliseconds to wait after load (0-30000), or a CSS selector to wait for (max 10 s) */
+            wait_for?: number | string;
+        };
+        /** @description How the shots of `shots` are laid out (with `shots` only) */
+        SceneInput: {
+            /**
+             * @description Across the arrangement: a row's top (start), middle or bottom (end); a column's left, middle or right
+             * @default center
+             * @enum {string}
+             */
+            alignment?: "center" | "start" | "end";
+            /**
+             * @description side-by-side (a row), overlap (the first shot behind, the others in front of its lower right corner: a laptop with a phone), fan (rotated, fanned out), grid, stack (a column), cascade (stepped diagonally, each in front of the one before)
+             * @default side-by-side
+             * @enum {string}
+             */
+            layout?: "side-by-side" | "overlap" | "fan" | "grid" | "stack" | "cascade";
+            /**
+             * @description CSS px between shots (side-by-side, grid, stack) in the finished image
+             * @default 48
+             */
+            spacing?: number;
+        };
+        /** @description One shot of a scene: a page (its own `url`, else the request's), how it is captured and the device that frames it. The other fields of the request apply to every shot. `element` excludes `selector` and `full_page: true` */
+        SceneShotInput: {
+            /** @description Device scale factor of the capture; default the device's, else output.dpr */
+            capture_dpr?: number;
+            /** @default false */
+            dark_mode?: boolean;
+            /** @enum {string} */
+            device?: "iphone-16-pro" | "macbook-pro-16" | "ipad-pro-m4" | "browser-macos" | "browser-windows" | "iphone-16" | "pixel-9" | "galaxy-s25" | "ipad-air-11" | "android-tablet" | "macbook-air-13" | "laptop-windows" | "desktop-display" | "watch" | "browser-minimal" | "terminal";
+            /** @description A named finish of the device (GET /v1/devices lists them; e.g. black-titanium, obsidian, silver, dark) or a CSS color */
+            device_color?: string;
+            /** @default 1 */
+            device_scale?: number;
+            /** @description One part of the page in plain words ("pricing table", "signup form"); captured like selector, reported in element_resolved. Not with selector or full_page */
+            element?: string;
+            /**
+             * @description Ratio of the framed screenshot (crops the capture)
+             * @default auto
+             * @enum {string}
+             */
+            frame_ratio?: "auto" | "16:9" | "4:3" | "1:1" | "3:2" | "9:16" | "21:9";
+            /** @default false */
+            full_page?: boolean;
+            hide_selectors?: string[];
+            inject_css?: string;
+            selector?: string;
+            /** @description http(s) URL of this shot; default the request's */
+            url?: string;
             /**
              * @description CSS px; with a device and no viewport, the device viewport
              * @default {

@@ -122,7 +122,15 @@ export function createCaptureService(deps: CaptureServiceDeps) {
       throw invalidParam('webhook_url', 'webhook_url needs async: true');
     }
     const projectId = body.project_id ?? principal.signedProjectId ?? null;
-    const capture = resolveCaptureFields(body, kind, url.href, projectId, deps);
+    // A scene's shots: each shot's own URL (its form checked like the request's), else the request's.
+    const shotUrls = (styled?.shots ?? []).map((shot, index) => {
+      if (shot.url === undefined) return url.href;
+      const field = `shots[${index}].url`;
+      if (htmlTarget)
+        throw invalidParam(field, 'A scene of an html document shows that document: no url per shot');
+      return deps.targets.parseUrl(targetUrlOf({ url: shot.url }), { field }).href;
+    });
+    const capture = resolveCaptureFields(body, kind, url.href, projectId, deps, shotUrls);
     if (capture.motion && deps.motionAvailable === false) {
       throw invalidParam('motion', 'videos are not available on this server (VITRINE_FFMPEG_PATH is off)');
     }
@@ -149,6 +157,13 @@ export function createCaptureService(deps: CaptureServiceDeps) {
       );
     }
     if (!htmlTarget) await deps.targets.checkUrl(url.href);
+    // Each other page of a scene, once, named by the first shot that shows it.
+    const checked = new Set([url.href]);
+    for (const [index, shotUrl] of shotUrls.entries()) {
+      if (checked.has(shotUrl)) continue;
+      checked.add(shotUrl);
+      await deps.targets.checkUrl(shotUrl, { field: `shots[${index}].url` });
+    }
     if (styled?.background_image_url !== undefined) {
       await deps.targets.checkUrl(styled.background_image_url, {
         field: 'background_image_url',

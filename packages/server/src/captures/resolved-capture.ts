@@ -1,4 +1,12 @@
-import { CAPTURE_LIMITS, MOTION_TYPES, OUTPUT_FORMATS, VIDEO_FORMATS } from '@vitrine/contract';
+import {
+  CAPTURE_LIMITS,
+  MOTION_TYPES,
+  OUTPUT_FORMATS,
+  SCENE_ALIGNMENTS,
+  SCENE_LAYOUTS,
+  SCENE_LIMITS,
+  VIDEO_FORMATS,
+} from '@vitrine/contract';
 import { z } from 'zod';
 import type { AiPlan } from '../ai/ai-plan.ts';
 import type { PageCaptureOptions } from '../browser/page-capture-options.ts';
@@ -7,6 +15,7 @@ import { AppError } from '../errors/app-error.ts';
 import type { OutputSettings } from '../image/output-settings.ts';
 import type { MotionPlan } from '../motion/motion-plan.ts';
 import { controlsParamsOf } from './resolve/resolve-controls.ts';
+import type { ResolvedScene } from './resolve/resolve-scene.ts';
 
 /** Output settings after defaults (one shape: the resolved style's `output` is this value). */
 export type ResolvedOutput = OutputSettings;
@@ -45,6 +54,11 @@ export interface ResolvedCapture {
   ai?: AiPlan | null;
   /** A video of the styled look (issue 37), or absent for a still. */
   motion?: MotionPlan;
+  /**
+   * A scene (issue 38): several shots, each a page of its own, composed into one image with
+   * `style` as the scene's look; absent for one shot. `page` is then the first shot's page.
+   */
+  scene?: ResolvedScene;
 }
 
 /** How the caller wants the result: now, or queued with an optional webhook. */
@@ -102,6 +116,30 @@ const resolvedCapturePayloadSchema = z.object({
       format: z.enum(VIDEO_FORMATS),
       duration: z.number(),
       fps: z.number().int(),
+    })
+    .optional(),
+  scene: z
+    .object({
+      layout: z.enum(SCENE_LAYOUTS),
+      spacing: z.number(),
+      alignment: z.enum(SCENE_ALIGNMENTS),
+      shots: z
+        .array(
+          z.object({
+            page: z.object({
+              url: z.string(),
+              viewport: z.object({ width: z.number(), height: z.number() }),
+            }),
+            frame: z.object({
+              device: z.string().nullable(),
+              device_color: z.string().nullable(),
+              device_scale: z.number(),
+              frame_ratio: z.string(),
+            }),
+          }),
+        )
+        .min(SCENE_LIMITS.shots.min)
+        .max(SCENE_LIMITS.shots.max),
     })
     .optional(),
 });
@@ -182,5 +220,31 @@ export function resolvedParamsOf(capture: ResolvedCapture): Record<string, unkno
         }
       : {}),
     ...(capture.motion ? { motion: capture.motion } : {}),
+    ...(capture.scene ? { scene: sceneParamsOf(capture.scene) } : {}),
+  };
+}
+
+/** A scene's part of `resolved_params`: its arrangement, and each shot's page and frame. */
+function sceneParamsOf(scene: ResolvedScene): Record<string, unknown> {
+  return {
+    layout: scene.layout,
+    spacing: scene.spacing,
+    alignment: scene.alignment,
+    shots: scene.shots.map(({ page, frame }) => ({
+      url: page.url,
+      viewport: page.viewport,
+      capture_dpr: page.deviceScaleFactor,
+      user_agent: page.userAgent ?? null,
+      emulate_mobile: page.isMobile,
+      emulate_touch: page.hasTouch,
+      wait_for: page.waitFor ?? null,
+      inject_css: page.injectCss ?? null,
+      dark_mode: page.darkMode,
+      full_page: page.fullPage,
+      hide_selectors: page.hideSelectors,
+      selector: page.selector ?? null,
+      ...(page.element !== undefined ? { element: page.element } : {}),
+      ...frame,
+    })),
   };
 }

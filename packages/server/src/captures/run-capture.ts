@@ -11,6 +11,7 @@ import { frameCount } from '../motion/motion-plan.ts';
 import { type RenderedVideo, type RenderStages, type RenderTask, runRender } from '../render/run-render.ts';
 import { cacheKeyOf, pageKeyOf } from './cache-key.ts';
 import { applyAiChoices } from './resolve/resolve-capture.ts';
+import { shotLoadKey } from './resolve/resolve-scene.ts';
 import { type ResolvedCapture, resolvedParamsOf } from './resolved-capture.ts';
 
 /** One capture to run: what (resolved), for whom, and the async job's bookkeeping. */
@@ -232,6 +233,19 @@ export function createCaptureRunner(deps: CaptureRunnerDeps) {
           pageReuse,
           auth,
           motion: capture.motion ?? null,
+          scene: capture.scene
+            ? {
+                layout: capture.scene.layout,
+                spacing: capture.scene.spacing,
+                alignment: capture.scene.alignment,
+                shots: capture.scene.shots.map((shot) => ({
+                  page: shot.page,
+                  frame: shot.frame,
+                  loadKey: shotLoadKey(shot.page),
+                  reuseKey: pageReuse ? pageKeyOf({ ...capture, page: shot.page }, principal.userId) : null,
+                })),
+              }
+            : null,
         },
         stages,
         combined,

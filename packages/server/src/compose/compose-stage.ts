@@ -1,4 +1,6 @@
+import type { AspectRatio, Device, SceneAlignment, SceneLayoutName } from '@vitrine/contract';
 import type { RawImage } from '../image/raw-image.ts';
+import { warpOnto } from './effects/homography-warp.ts';
 import { pageTopColor, pageTopRows } from './page-top-color.ts';
 import type { BrowserFonts } from './renderers/browser/fonts.ts';
 import type { PageRunner } from './renderers/browser/render-in-browser.ts';
@@ -7,6 +9,7 @@ import type { BrowserTextDrawer } from './renderers/browser/text-in-browser.ts';
 import type { ComposeCache } from './renderers/compose-cache.ts';
 import { renderRaster } from './renderers/raster/render-raster.ts';
 import { buildScene, sceneGeometry } from './scene.ts';
+import { buildSceneGroup, sceneGroupGeometry } from './scene-group.ts';
 import type { Scene, SceneText } from './scene-types.ts';
 import type { ResolvedStyle } from './style-types.ts';
 import type { FontCatalogue } from './text/font-catalogue.ts';
@@ -22,10 +25,30 @@ export interface ComposeScreenshot {
   title: string;
 }
 
-/** What the compose stage is given: the look (resolved) and the screenshot. */
+/** How one shot of a scene is framed (the plan's resolved shot frame). */
+export interface ShotFrame {
+  device: Device | null;
+  device_color: string | null;
+  device_scale: number;
+  frame_ratio: AspectRatio;
+}
+
+/** A scene's arrangement and its shots, each with its screenshot, in the request's order. */
+export interface ComposeSceneInput {
+  layout: SceneLayoutName;
+  spacing: number;
+  alignment: SceneAlignment;
+  shots: { frame: ShotFrame; screenshot: ComposeScreenshot }[];
+}
+
+/**
+ * What the compose stage is given: the look (resolved) and the screenshot; for a scene, its
+ * shots too (`screenshot` is then the first shot's).
+ */
 export interface ComposeInput {
   style: ResolvedStyle;
   screenshot: ComposeScreenshot;
+  scene?: ComposeSceneInput;
 }
 
 /** What the compose stage hands on: the canvas, and what it adds to the result. */
@@ -148,6 +171,7 @@ async function unrenderableText(
  */
 export function createComposeStage(deps: ComposeStageDeps): ComposeStage {
   return async (input, signal) => {
+    if (input.scene) return composeSceneGroup(deps, input.style, input.scene, signal);
     const { style } = input;
     const captureDpr = input.screenshot.dpr;
     const [screenshot, fonts] = await Promise.all([deps.decode(input.screenshot.png), deps.fonts()]);
@@ -176,4 +200,86 @@ export function createComposeStage(deps: ComposeStageDeps): ComposeStage {
     const image = await renderer(scene, screenshot, signal, backgroundImage);
     return { image, warnings, resolved: { canvas: sceneGeometry(scene) } };
   };
+}
+
+/** The renderer of a compose mode, and the warning when it had to fall back to the raster one. */
+function rendererFor(deps: ComposeStageDeps, mode: ResolvedStyle['compose_mode']) {
+  const renderer = deps.renderers[mode] ?? deps.renderers.satori;
+  const warnings =
+    renderer !== deps.renderers[mode] ? [`compose_mode ${mode} is not available; rendered with satori`] : [];
+  return { renderer, warnings };
+}
+
+/**
+ * A scene of several shots (issue 38): the backdrop (one background, one set of titles) and each
+ * shot (its frame, device and shadow on a transparent canvas) drawn by the requested mode's
+ * renderer, side by side; then the shots placed over the backdrop, back to front.
+ */
+async function composeSceneGroup(
+  deps: ComposeStageDeps,
+  style: ResolvedStyle,
+  scene: ComposeSceneInput,
+  signal: AbortSignal,
+): Promise<ComposedImage> {
+  const fonts = await deps.fonts();
+  // Shots of one page load share their screenshot: decoded once.
+  const decoded = new Map<Buffer, Promise<RawImage>>();
+  const decode = (png: Buffer) => {
+    let pending = decoded.get(png);
+    if (!pending) {
+      pending = deps.decode(png);
+      decoded.set(png, pending);
+    }
+    return pending;
+  };
+  const screenshots = await Promise.all(scene.shots.map((shot) => decode(shot.screenshot.png)));
+  const group = buildSceneGroup(
+    style,
+    scene,
+    scene.shots.map((shot, index) => {
+      const pixels = screenshots[index] as RawImage;
+      return {
+        frame: shot.frame,
+        info: {
+          width: pixels.width,
+          height: pixels.height,
+          dpr: shot.screenshot.dpr,
+          url: shot.screenshot.url,
+          title: shot.screenshot.title,
+          topColor: shot.frame.device ? pageTopColor(pixels, pageTopRows(shot.screenshot.dpr)) : null,
+        },
+      };
+    }),
+    { measurer: fonts.measurer },
+  );
+  const backgroundImage = await deps.loadBackground(group.backdrop, signal);
+  const warnings = group.backdrop.unrendered
+    .filter((field) => !(field === 'background' && backgroundImage))
+    .map((field) => `${field} is accepted but not rendered by this server yet`);
+  if (style.title_position === 'overlay-bottom' && style.title)
+    warnings.push('title_position overlay-bottom: a scene has no one screenshot to lay it over; drawn below');
+  if (style.watermark) warnings.push('watermark is accepted but not drawn on a scene of several shots yet');
+  const { renderer, warnings: fallback } = rendererFor(deps, style.compose_mode);
+  warnings.push(...fallback);
+  if (renderer === deps.renderers.satori) {
+    for (const drawn of [group.backdrop, ...group.shots.map((shot) => shot.scene)])
+      warnings.push(...(await unrenderableText(drawn, fonts, deps.scriptsInBrowser === true)));
+  }
+  const [canvas, ...layers] = await Promise.all([
+    renderer(group.backdrop, screenshots[0] as RawImage, signal, backgroundImage),
+    ...group.shots.map((shot) =>
+      renderer(shot.scene, screenshots[shot.index] as RawImage, signal, undefined),
+    ),
+  ]);
+  signal.throwIfAborted();
+  const image = canvas as RawImage;
+  group.shots.forEach((shot, i) => {
+    const layer = layers[i] as RawImage;
+    warpOnto(
+      image,
+      { data: layer.data, width: layer.width, height: layer.height, x: shot.x, y: shot.y },
+      [1, 0, 0, 0, 1, 0, 0, 0, 1],
+    );
+  });
+  return { image, warnings: [...new Set(warnings)], resolved: { canvas: sceneGroupGeometry(group) } };
 }

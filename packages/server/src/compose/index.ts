@@ -23,11 +23,13 @@ export {
   browserRenderer,
   type ComposedImage,
   type ComposeInput,
+  type ComposeSceneInput,
   type ComposeScreenshot,
   type ComposeStage,
   createComposeStage,
   rasterRenderer,
   type SceneRenderer,
+  type ShotFrame,
 } from './compose-stage.ts';
 export { parseCssColor, relativeLuminance } from './css/css-color.ts';
 export { GradientSyntaxError, type ParsedGradient, parseCssGradient } from './css/css-gradient.ts';

@@ -18,7 +18,12 @@ interface ZodLikeIssue {
 }
 
 function fieldPath(instancePath: string, prefix: string | undefined): string {
-  const path = instancePath.replace(/^\//, '').replaceAll('/', '.');
+  // An item of an array is named by its index in brackets (`shots[2].device`), like the
+  // resolver's own messages.
+  const path = instancePath
+    .replace(/^\//, '')
+    .replaceAll('/', '.')
+    .replace(/\.(\d+)(?=\.|$)/g, '[$1]');
   return prefix === 'querystring' || prefix === 'params' || prefix === 'body' || !prefix
     ? path
     : `${prefix}.${path}`;

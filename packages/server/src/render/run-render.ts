@@ -4,8 +4,16 @@ import type { AiChoices } from '../ai/ai-step.ts';
 import type { PageAuth } from '../browser/page-auth.ts';
 import type { PageCaptureCache } from '../browser/page-capture-cache.ts';
 import type { PageCapture, PageCaptureOptions } from '../browser/page-capture-options.ts';
-import type { AnimatedVideo, ComposeStage, MotionInput, ResolvedStyle } from '../compose/index.ts';
+import type {
+  AnimatedVideo,
+  ComposeSceneInput,
+  ComposeStage,
+  MotionInput,
+  ResolvedStyle,
+  ShotFrame,
+} from '../compose/index.ts';
 import type { EncodedImage } from '../encode/encode-image.ts';
+import { AppError } from '../errors/app-error.ts';
 import type { OutputSettings } from '../image/output-settings.ts';
 import type { RawImage } from '../image/raw-image.ts';
 import type { MotionPlan } from '../motion/motion-plan.ts';
@@ -82,6 +90,20 @@ export interface RenderTask {
   auth?: PageAuth;
   /** Render a video of the styled look instead of one image (issue 37); needs a style. */
   motion?: MotionPlan | null;
+  /**
+   * A scene (issue 38): its shots' pages and frames, composed with `style` into one image.
+   * Shots with the same `loadKey` share one page load; `reuseKey` is the page's key in the
+   * capture-level cache (null: captured anew).
+   */
+  scene?: RenderScene | null;
+}
+
+/** A scene as the pipeline renders it. */
+export interface RenderScene {
+  layout: ComposeSceneInput['layout'];
+  spacing: number;
+  alignment: ComposeSceneInput['alignment'];
+  shots: { page: PageCaptureOptions; frame: ShotFrame; loadKey: string; reuseKey: string | null }[];
 }
 
 export interface RenderOutput {
@@ -123,6 +145,7 @@ export async function runRender(
   signal: AbortSignal,
 ): Promise<RenderOutput> {
   const timings: Record<string, number> = {};
+  if (job.scene && job.style) return sceneRender(job, job.scene, job.style, stages, signal, timings);
   const reused = job.pageReuse ? stages.pageCache?.get(job.pageReuse.key) : undefined;
   let capture: PageCapture;
   if (reused) {
@@ -243,5 +266,125 @@ async function animateRender(
     ...(decided ? { style: decided.style } : {}),
     aiDecisions: decided?.decisions ?? {},
     ...(capture.metadata ? { metadata: capture.metadata } : {}),
+  };
+}
+
+/**
+ * A page of a scene: from the capture-level cache, or loaded now (and kept). Its failure fails
+ * the capture, naming the shot (the first that shows the page) and why.
+ */
+async function shotPage(
+  job: RenderTask,
+  shot: RenderScene['shots'][number],
+  index: number,
+  stages: RenderStages,
+  signal: AbortSignal,
+  timings: Record<string, number>,
+): Promise<PageCapture> {
+  const reused = shot.reuseKey ? stages.pageCache?.get(shot.reuseKey) : undefined;
+  if (reused) {
+    timings.page_reused = 0;
+    return reused;
+  }
+  try {
+    const started = performance.now();
+    const capture = await stages.capture(shot.page, signal, job.auth);
+    // Phases of several loads add up (they ran side by side, so the sum can exceed the total).
+    for (const [phase, ms] of Object.entries(capture.timings)) timings[phase] = (timings[phase] ?? 0) + ms;
+    timings.capture_total = Math.max(
+      timings.capture_total ?? 0,
+      Math.round((performance.now() - started) * 10) / 10,
+    );
+    if (shot.reuseKey && job.pageReuse) stages.pageCache?.set(shot.reuseKey, capture, job.pageReuse.ttlMs);
+    return capture;
+  } catch (error) {
+    throw shotFailure(error, index, shot.page.url);
+  }
+}
+
+/** A shot's page failing, as the capture's error: which shot, which page, and why. */
+function shotFailure(error: unknown, index: number, url: string): AppError {
+  const why = error instanceof AppError ? error.message : 'The page could not be captured';
+  const message = `shots[${index}] (${url}): ${why}`;
+  if (error instanceof AppError) {
+    return new AppError(error.code, message, {
+      details: { ...(error.details ?? { reason: 'render_failed' }), shot: index },
+      ...(error.retryAfter !== undefined ? { retryAfter: error.retryAfter } : {}),
+      cause: error,
+    });
+  }
+  return new AppError('capture_failed', message, {
+    details: { reason: 'render_failed', shot: index },
+    cause: error,
+  });
+}
+
+/**
+ * A scene: every distinct page loaded once (shots with equal page options share a load, side by
+ * side on the browser pool), then one compose of all shots, one encode, one store.
+ */
+async function sceneRender(
+  job: RenderTask,
+  scene: RenderScene,
+  style: ResolvedStyle,
+  stages: RenderStages,
+  signal: AbortSignal,
+  timings: Record<string, number>,
+): Promise<RenderOutput> {
+  const loads = new Map<string, Promise<PageCapture>>();
+  scene.shots.forEach((shot, index) => {
+    if (!loads.has(shot.loadKey))
+      loads.set(shot.loadKey, shotPage(job, shot, index, stages, signal, timings));
+  });
+  // Every load settles before the first failure is reported: none is left running unobserved.
+  const settled = await Promise.allSettled(loads.values());
+  const failed = settled.find((r) => r.status === 'rejected');
+  if (failed) throw failed.reason;
+  const captures = await Promise.all(
+    scene.shots.map((shot) => loads.get(shot.loadKey) as Promise<PageCapture>),
+  );
+  signal.throwIfAborted();
+  const screenshots = captures.map((capture, index) => ({
+    png: capture.png,
+    dpr: (scene.shots[index] as RenderScene['shots'][number]).page.deviceScaleFactor,
+    url: capture.finalUrl,
+    title: capture.title,
+  }));
+  const first = captures[0] as PageCapture;
+  const composed = await timed(timings, 'compose', () =>
+    stages.compose(
+      {
+        style,
+        screenshot: screenshots[0] as ComposeSceneInput['shots'][number]['screenshot'],
+        scene: {
+          layout: scene.layout,
+          spacing: scene.spacing,
+          alignment: scene.alignment,
+          shots: scene.shots.map((shot, index) => ({
+            frame: shot.frame,
+            screenshot: screenshots[index] as ComposeSceneInput['shots'][number]['screenshot'],
+          })),
+        },
+      },
+      signal,
+    ),
+  );
+  signal.throwIfAborted();
+  const image = await timed(timings, 'encode', () => stages.encode(composed.image, job.output));
+  const blobKey = stages.blobKey(job.id, image.format);
+  await timed(timings, 'store', () => stages.store(blobKey, image, signal));
+  const warnings = captures.flatMap((capture, index) =>
+    capture.warnings.map((w) => (captures.length > 1 ? `shots[${index}]: ${w}` : w)),
+  );
+  return {
+    image,
+    blobKey,
+    warnings: [...new Set([...warnings, ...composed.warnings])],
+    resolved: composed.resolved,
+    timings,
+    finalUrl: first.finalUrl,
+    ...(first.element ? { element: first.element } : {}),
+    aiDecisions: {},
+    ...(first.metadata ? { metadata: first.metadata } : {}),
   };
 }

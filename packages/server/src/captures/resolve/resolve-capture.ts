@@ -14,6 +14,7 @@ import { outputWithCanvas } from './canvas-preset.ts';
 import { withDefaults } from './defaults.ts';
 import { motionCostOf, resolveMotion } from './resolve-motion.ts';
 import { resolvePageCapture } from './resolve-page.ts';
+import { resolveScene, sceneLoadCost } from './resolve-scene.ts';
 import { resolveOutput, resolveStyle } from './resolve-style.ts';
 
 const EIGHT_MEGAPIXELS = 8_000_000;
@@ -97,14 +98,18 @@ export function resolveCaptureFields(
   url: string,
   projectId: string | null,
   deps: ResolveFieldsDeps,
+  /** The targets of a scene's shots (the request's for a shot without `url`), form checked. */
+  shotUrls: string[] = [],
 ): ResolvedCapture {
   const motion = resolveMotion(body);
   const output = resolveOutput(kind === 'capture' ? outputWithCanvas(body as CaptureRequest) : body.output);
   let style: ResolvedCapture['style'] = null;
   let page: ResolvedCapture['page'];
   let ai: AiPlan | null = null;
+  let scene: ResolvedCapture['scene'];
   if (kind === 'capture') {
     const styled = body as CaptureRequest;
+    scene = resolveScene(styled, shotUrls, output);
     ai = aiPlanOf(styled);
     style = resolveStyle(styled, output);
     if (style.background !== null && style.background_image_url === null) {
@@ -123,10 +128,16 @@ export function resolveCaptureFields(
     // or 3: without capture_dpr it is captured at output.dpr (a tenth of the pixels to shoot,
     // decode and fit per page of an iPhone).
     if (motion && styled.capture_dpr === undefined) page = { ...page, deviceScaleFactor: output.dpr };
+    // A scene's page is its first shot's (what `metadata` and the plain result fields describe).
+    if (scene) page = (scene.shots[0] as NonNullable<typeof scene>['shots'][number]).page;
   } else {
     page = resolvePageCapture(body, url, output);
   }
   const resolved = { kind, page, output, style };
+  const base = scene
+    ? sceneLoadCost(scene, deps.prices) +
+      (estimatedOutputPixels(resolved) > EIGHT_MEGAPIXELS ? deps.prices.over_8_megapixels : 0)
+    : costOf(resolved, deps.prices);
   const delivery = withDefaults(body);
   return {
     version: 1,
@@ -135,12 +146,13 @@ export function resolveCaptureFields(
     page,
     output,
     style,
-    cost: costOf(resolved, deps.prices) + aiCostOf(ai, deps.prices) + motionCostOf(motion, deps.prices),
+    cost: base + aiCostOf(ai, deps.prices) + motionCostOf(motion, deps.prices),
     cacheTtlSeconds: delivery.cache_ttl,
     showResolvedParams: delivery.show_resolved_params,
     warnings: [],
     ...(ai ? { ai } : {}),
     ...(motion ? { motion } : {}),
+    ...(scene ? { scene } : {}),
   };
 }
 

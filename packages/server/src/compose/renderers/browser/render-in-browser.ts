@@ -126,10 +126,12 @@ export async function renderInBrowser(
   if (scene.layer) return renderLayeredInBrowser(scene, scene.layer, screenshot, deps);
   const t0 = performance.now();
   const mode = deps.screenshotMode ?? 'composite';
-  const needPixels = mode === 'composite' || scene.frame.fill === 'auto';
+  // No screenshot (the backdrop of a scene of several shots): nothing to fit or paste.
+  const noShot = scene.screenshot.rect.width <= 0 || scene.screenshot.rect.height <= 0;
+  const needPixels = !noShot && (mode === 'composite' || scene.frame.fill === 'auto');
   const [fitted, source, under] = await Promise.all([
     needPixels ? fittedScreenshot(screenshot, scene.screenshot) : null,
-    mode === 'inline' ? inlineSource(screenshot) : ({ mode: 'composite' } as const),
+    mode === 'inline' && !noShot ? inlineSource(screenshot) : ({ mode: 'composite' } as const),
     scene.background.kind === 'image' && deps.backgroundImage
       ? coverImage(deps.backgroundImage, scene.canvas.width, scene.canvas.height)
       : null,

@@ -160,6 +160,12 @@ export async function renderRaster(scene: Scene, screenshot: RawPixels, deps: Ra
     );
     return finished(canvas, scene);
   }
+  if (scene.screenshot.rect.width <= 0 || scene.screenshot.rect.height <= 0) {
+    // No screenshot (the backdrop of a scene of several shots): the background and the texts.
+    const canvas = await shadowedBackground(scene, deps);
+    await drawTexts(canvas, scene.texts, deps.fonts, deps.browserText);
+    return finished(canvas, scene);
+  }
   // The screenshot is fitted here only: a frame layer's flat scene fits it in its own render.
   const [canvas, shot] = await Promise.all([
     shadowedBackground(scene, deps),

@@ -1,0 +1,104 @@
+import { SCENE_LAYOUTS } from '@vitrine/contract';
+import { describe, expect, it } from 'vitest';
+import { resolveStyle } from '../captures/resolve/resolve-style.ts';
+import { ComposeError } from './compose-error.ts';
+import { rectsOverlap } from './scene.ts';
+import { buildSceneGroup, type GroupShotFrame } from './scene-group.ts';
+
+const phone: GroupShotFrame = {
+  device: 'iphone-16-pro',
+  device_color: null,
+  device_scale: 1,
+  frame_ratio: 'auto',
+};
+const laptop: GroupShotFrame = { ...phone, device: 'macbook-pro-16' };
+const window: GroupShotFrame = { ...phone, device: 'browser-macos' };
+const phonePage = { width: 1206, height: 2436, dpr: 3 };
+const laptopPage = { width: 3456, height: 2160, dpr: 2 };
+const windowPage = { width: 1440, height: 900, dpr: 1 };
+
+const arrangement = (layout: (typeof SCENE_LAYOUTS)[number]) => ({
+  layout,
+  spacing: 48,
+  alignment: 'center' as const,
+});
+const shots = [
+  { frame: laptop, info: laptopPage },
+  { frame: phone, info: phonePage },
+  { frame: window, info: windowPage },
+];
+
+describe('the scene model of several shots', () => {
+  it.each(SCENE_LAYOUTS)(
+    '%s: every shot on the canvas, clear of the title, in one common scale',
+    (layout) => {
+      const group = buildSceneGroup(
+        resolveStyle({ title: 'Every screen', canvas: 'og' }),
+        arrangement(layout),
+        shots,
+      );
+      const { width, height } = group.backdrop.canvas;
+      expect([width, height]).toEqual([1200, 630]);
+      expect(group.shots.map((s) => s.index).sort()).toEqual([0, 1, 2]);
+      const title = group.backdrop.texts.find((t) => t.role === 'title');
+      expect(title).toBeDefined();
+      for (const shot of group.shots) {
+        const frame = {
+          ...shot.scene.frame.rect,
+          x: shot.scene.frame.rect.x + shot.x,
+          y: shot.scene.frame.rect.y + shot.y,
+        };
+        // Frames inside the canvas (a fan's turned corners within a pixel or two).
+        expect(frame.x).toBeGreaterThanOrEqual(-2);
+        expect(frame.y).toBeGreaterThanOrEqual(-2);
+        expect(frame.x + frame.width).toBeLessThanOrEqual(width + 2);
+        expect(frame.y + frame.height).toBeLessThanOrEqual(height + 2);
+        if (layout !== 'fan') expect(rectsOverlap(frame, title!.box)).toBe(false);
+        // One background for the scene: every shot is drawn on a transparent canvas.
+        expect(shot.scene.background).toEqual({ kind: 'transparent' });
+        expect(shot.scene.texts.filter((t) => t.role !== 'device')).toEqual([]);
+      }
+      // Natural relative sizes: the laptop is wider than the phone.
+      const byIndex = (i: number) => group.shots.find((s) => s.index === i)!.scene.frame.rect;
+      expect(byIndex(0).width).toBeGreaterThan(2 * byIndex(1).width);
+    },
+  );
+
+  it('overlap puts the phone in front of the laptop, over its lower right part', () => {
+    const group = buildSceneGroup(resolveStyle({}), arrangement('overlap'), shots.slice(0, 2));
+    expect(group.shots.map((s) => s.index)).toEqual([0, 1]);
+    const [back, front] = group.shots.map((s) => ({
+      ...s.scene.frame.rect,
+      x: s.scene.frame.rect.x + s.x,
+      y: s.scene.frame.rect.y + s.y,
+    }));
+    expect(rectsOverlap(back!, front!)).toBe(true);
+    expect(front!.x + front!.width / 2).toBeGreaterThan(back!.x + back!.width / 2);
+    expect(front!.y + front!.height).toBeGreaterThan(back!.y + back!.height);
+  });
+
+  it('fan turns the shots apart, the middle one drawn last', () => {
+    const three = [0, 1, 2].map(() => ({ frame: phone, info: phonePage }));
+    const group = buildSceneGroup(resolveStyle({}), arrangement('fan'), three);
+    expect(group.shots.map((s) => s.index)).toEqual([0, 2, 1]);
+    const rolls = group.shots.map((s) => s.scene.layer?.camera?.rotation ?? null);
+    expect(rolls.filter((r) => r !== null)).toHaveLength(2);
+    expect(group.shots.find((s) => s.index === 1)!.scene.layer).toBeNull();
+  });
+
+  it('a canvas with no room left is a no_room ComposeError', () => {
+    expect(() =>
+      buildSceneGroup(
+        resolveStyle({ padding: 512, output: { width: 900, height: 600 } }),
+        arrangement('side-by-side'),
+        shots,
+      ),
+    ).toThrow(ComposeError);
+  });
+
+  it('without a fixed canvas the scene takes its natural size, bounded', () => {
+    const group = buildSceneGroup(resolveStyle({}), arrangement('side-by-side'), shots);
+    expect(group.backdrop.canvas.width).toBeLessThanOrEqual(2400 + 2 * 64);
+    expect(group.backdrop.canvas.height).toBeGreaterThan(200);
+  });
+});

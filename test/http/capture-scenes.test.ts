@@ -1,0 +1,151 @@
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RunningServer, startFixtureServer } from '../support/fixture-server.ts';
+import { startTestApp, type TestApp, type TestKey } from '../support/test-app.ts';
+
+/**
+ * Scenes (issue 38) end to end: real Chromium loads the shots' pages, the compose stage lays
+ * them out. Shots of one page share its load (counted by the fixture server's hits and the
+ * render phase counters), bad shots are 400s naming their index, a shot's failing page fails the
+ * capture naming the shot.
+ */
+describe('POST /v1/capture with shots', () => {
+  let t: TestApp;
+  let fixtures: RunningServer;
+  let owner: TestKey;
+
+  beforeAll(async () => {
+    fixtures = await startFixtureServer();
+    t = await startTestApp('sqlite', {
+      env: { VITRINE_ALLOW_TARGETS: '127.0.0.2', VITRINE_BROWSER_CONCURRENCY: '2' },
+    });
+    owner = await t.createKey({ credits: 100 });
+  });
+  afterAll(async () => {
+    await t.close();
+    await fixtures.close();
+  });
+
+  const hitsOf = (path: string) => fixtures.hits.filter((hit) => hit === path).length;
+  const navigations = async () => {
+    const metrics = (await t.request('GET', '/metrics')).text;
+    return Number(
+      /vitrine_render_phase_seconds_count\{kind="capture",phase="navigation"\} (\d+)/.exec(metrics)?.[1] ?? 0,
+    );
+  };
+
+  it('three shots of one URL at one viewport load the page once and cost one capture', async () => {
+    const path = '/capture/simple.html?scene=one';
+    const before = await navigations();
+    const res = await t.request('POST', '/v1/capture', {
+      key: owner.key,
+      json: {
+        url: `${fixtures.origin}${path}`,
+        viewport: { width: 800, height: 500 },
+        title: 'One page, three frames',
+        show_resolved_params: true,
+        shots: [{ device: 'browser-macos' }, { device: 'browser-windows' }, { device: 'browser-minimal' }],
+        scene: { layout: 'cascade' },
+      },
+    });
+    expect(res.status, res.text).toBe(201);
+    expect(hitsOf(path)).toBe(1);
+    expect(await navigations()).toBe(before + 1);
+    expect(res.json.credits_used).toBe(1);
+    const scene = res.json.resolved_params.scene;
+    expect(scene).toMatchObject({ layout: 'cascade', spacing: 48, alignment: 'center' });
+    expect(scene.shots.map((s: { device: string }) => s.device)).toEqual([
+      'browser-macos',
+      'browser-windows',
+      'browser-minimal',
+    ]);
+    expect(res.json.resolved_params.canvas.shots).toHaveLength(3);
+    const image = await (await fetch(res.json.url)).arrayBuffer();
+    const meta = await sharp(Buffer.from(image)).metadata();
+    expect([meta.width, meta.height]).toEqual([res.json.width, res.json.height]);
+  });
+
+  it('shots of two pages load each once, cost two captures, and another look of them loads nothing', async () => {
+    const a = '/capture/simple.html?scene=a';
+    const b = '/capture/dark.html?scene=b';
+    const body = {
+      url: `${fixtures.origin}${a}`,
+      canvas: 'og',
+      shots: [
+        { device: 'macbook-pro-16', viewport: { width: 1280, height: 800 } },
+        { url: `${fixtures.origin}${b}`, device: 'iphone-16-pro' },
+        { device: 'browser-macos', viewport: { width: 1280, height: 800 }, dark_mode: true },
+      ],
+      scene: { layout: 'overlap' },
+    };
+    const first = await t.request('POST', '/v1/capture', { key: owner.key, json: body });
+    expect(first.status, first.text).toBe(201);
+    expect([first.json.width, first.json.height]).toEqual([1200, 630]);
+    // The dark-mode shot of the first page is a page load of its own (another colour scheme).
+    expect(hitsOf(a)).toBe(2);
+    expect(hitsOf(b)).toBe(1);
+    expect(first.json.credits_used).toBe(3);
+    const restyled = await t.request('POST', '/v1/capture', {
+      key: owner.key,
+      json: { ...body, background_preset: 'ember', title: 'Another look', scene: { layout: 'side-by-side' } },
+    });
+    expect(restyled.status, restyled.text).toBe(201);
+    expect(restyled.json.cached).toBe(false);
+    expect(hitsOf(a)).toBe(2);
+    expect(hitsOf(b)).toBe(1);
+    const again = await t.request('POST', '/v1/capture', { key: owner.key, json: body });
+    expect(again.json).toMatchObject({ cached: true, id: first.json.id, credits_used: 0 });
+  });
+
+  it.each([
+    [{ shots: new Array(7).fill({}) }, 'shots'],
+    [{ shots: [{}] }, 'shots'],
+    [{ shots: [{}, {}, { device: 'nokia-3310' }] }, 'shots[2].device'],
+    [{ shots: [{}, { element: 'pricing table', selector: '.pricing' }] }, 'shots[1].element'],
+    [{ shots: [{}, { device: 'iphone-16-pro', device_color: 'plaid' }] }, 'shots[1].device_color'],
+    [{ shots: [{}, { viewport: { width: 10, height: 500 } }] }, 'shots[1].viewport.width'],
+    [{ shots: [{}, { url: 'http://' }] }, 'shots[1].url'],
+    [{ shots: [{}, {}], scene: { layout: 'pyramid' } }, 'scene.layout'],
+    [{ scene: { layout: 'fan' } }, 'scene'],
+    [{ shots: [{}, {}], motion: { type: 'scroll' } }, 'motion'],
+    [{ shots: [{}, {}], layout: 'bottom-cropped' }, 'layout'],
+    [{ shots: [{}, {}], ai_style: true }, 'ai_style'],
+  ])('refuses %j with a 400 naming %s, before any work', async (fields, path) => {
+    const before = fixtures.hits.length;
+    const res = await t.request('POST', '/v1/capture', {
+      key: owner.key,
+      json: { url: `${fixtures.origin}/capture/simple.html`, ...fields },
+    });
+    expect(res.status, res.text).toBe(400);
+    expect(res.json.error.code).toBe('invalid_params');
+    expect(res.json.error.details.issues[0].path).toBe(path);
+    expect(fixtures.hits.length).toBe(before);
+  });
+
+  it('refuses a shot URL the network policy does not allow with a 403 naming the shot', async () => {
+    const res = await t.request('POST', '/v1/capture', {
+      key: owner.key,
+      json: { url: `${fixtures.origin}/capture/simple.html`, shots: [{}, { url: 'ftp://example.com/' }] },
+    });
+    expect(res.status, res.text).toBe(403);
+    expect(res.json.error.details).toEqual({ field: 'shots[1].url', rule: 'scheme' });
+  });
+
+  it("fails the capture when a shot's page fails, naming the shot and why, and charges nothing", async () => {
+    const usage = async () =>
+      (await t.request('GET', '/v1/usage', { key: owner.key })).json.credits_remaining;
+    const before = await usage();
+    const res = await t.request('POST', '/v1/capture', {
+      key: owner.key,
+      json: {
+        url: `${fixtures.origin}/capture/simple.html?scene=fails`,
+        shots: [{}, { url: 'http://127.0.0.2:1/' }],
+      },
+    });
+    expect(res.status, res.text).toBe(422);
+    expect(res.json.error.code).toBe('capture_failed');
+    expect(res.json.error.message).toMatch(/^shots\[1\] \(http:\/\/127\.0\.0\.2:1\/\): /);
+    expect(res.json.error.details).toMatchObject({ shot: 1, reason: 'target_unreachable' });
+    expect(await usage()).toBe(before);
+  });
+});
