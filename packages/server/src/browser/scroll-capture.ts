@@ -2,13 +2,16 @@
  * What a scroll video needs from the page besides its full-page shot (issue 37): where the
  * scroll ends, and the parts of the page that stay pinned while it scrolls (fixed headers,
  * sticky bars, a chat button). A full-page shot shows them once, where they are at the top; a
- * browser keeps them on screen. So they are shot on their own (transparent around them), and
- * the page is shot a second time without them; each video frame is the second shot at its
- * scroll position with the pinned parts drawn where the browser would show them.
+ * browser keeps them on screen. So the page is shot a second time without them, and they are
+ * shot on their own (transparent around them) with the page scrolled to the end, as every frame
+ * after the first shows them (a navbar that shrinks or turns opaque once scrolled, a button that
+ * appears then); each video frame is the second shot at its scroll position with the pinned
+ * parts drawn where the browser would show them.
  */
 import type { CDPSession, Page } from 'playwright-core';
 import { captureScreenshot } from '../chromium/capture-screenshot.ts';
 import { captureFailed } from './capture-errors.ts';
+import { type AnimationBudget, finishAnimations, GATE, setPageGate } from './finish-animations.ts';
 
 /** Where a scroll ends (the resolved `motion.scroll_to`). */
 export type ScrollTargetOption =
@@ -20,7 +23,10 @@ export type ScrollTargetOption =
 export interface PinnedLayer {
   /** PNG with transparency around the element, `rect` in size (device pixels). */
   png: Buffer;
-  /** CSS px: x and width; `top` is where it sits in the document at scroll 0. */
+  /**
+   * CSS px: x, width and height as on screen once scrolled; `top`: a fixed part's top in the
+   * viewport, a sticky part's top in the document (where it sits before it sticks).
+   */
   rect: { x: number; top: number; width: number; height: number };
   /** `fixed`: on screen at `rect.top` always; `sticky`: at max(stickTop, rect.top - scroll). */
   position: 'fixed' | 'sticky';
@@ -32,7 +38,7 @@ export interface PinnedLayer {
 export interface ScrollCapture {
   /** CSS px the page scrolls by: 0 .. page height - viewport height. */
   endY: number;
-  /** The full page shot again with the pinned parts hidden (absent: the page has none). */
+  /** The full page shot again with its pinned parts at the top hidden (absent: it has none). */
   unpinnedPng?: Buffer;
   layers: PinnedLayer[];
 }
@@ -40,22 +46,32 @@ export interface ScrollCapture {
 /** At most this many pinned parts are followed; more would be unusual and slow to shoot. */
 const MAX_LAYERS = 12;
 const MARK = 'data-vitrine-pinned';
+/** Marks the pinned parts of the page scrolled to the end of the scroll. */
+const END_MARK = 'data-vitrine-pinned-end';
 const STYLE_ID = 'vitrine-pinned-style';
 
 interface FoundPinned {
   index: number;
   position: 'fixed' | 'sticky';
   x: number;
+  /** At the top: the document top. Scrolled: the top in the viewport (clipped to it). */
   top: number;
   width: number;
   height: number;
   stickTop: number;
+  /** Scrolled: the element's index when it was marked at the top too (its document top is known). */
+  atTop: number | null;
 }
 
-/** Marks the outermost visible fixed and sticky elements (in the page; must be self-contained). */
-function markPinned(args: { mark: string; max: number }): FoundPinned[] {
+/**
+ * Marks the outermost visible fixed and sticky elements (in the page; must be self-contained).
+ * `scrolled`: the page is scrolled; only what shows in the viewport counts, measured there, and
+ * `topMark` tells which of them were marked at the top.
+ */
+function markPinned(args: { mark: string; topMark: string | null; max: number }): FoundPinned[] {
   const found: FoundPinned[] = [];
   const marked: Element[] = [];
+  const scrolled = args.topMark !== null;
   for (const el of Array.from(document.querySelectorAll('body *'))) {
     if (found.length >= args.max) break;
     const style = getComputedStyle(el);
@@ -68,16 +84,33 @@ function markPinned(args: { mark: string; max: number }): FoundPinned[] {
     // page does not show: it scrolls with the page like any other.
     const stickTop = style.position === 'sticky' ? Number.parseFloat(style.top) : rect.top;
     if (!Number.isFinite(stickTop)) continue;
+    let { left, top, width, height } = rect;
+    if (scrolled) {
+      // What shows of it on screen (a navbar slid up out of view shows nothing).
+      const x0 = Math.max(0, left);
+      const y0 = Math.max(0, top);
+      const x1 = Math.min(window.innerWidth, left + width);
+      const y1 = Math.min(window.innerHeight, top + height);
+      if (x1 - x0 < 1 || y1 - y0 < 1) continue;
+      left = x0;
+      top = y0;
+      width = x1 - x0;
+      height = y1 - y0;
+    } else {
+      top += window.scrollY;
+    }
+    const atTop = args.topMark === null ? null : el.getAttribute(args.topMark);
     el.setAttribute(args.mark, String(found.length));
     marked.push(el);
     found.push({
       index: found.length,
       position: style.position,
-      x: rect.left,
-      top: rect.top + window.scrollY,
-      width: rect.width,
-      height: rect.height,
+      x: left,
+      top,
+      width,
+      height,
       stickTop,
+      atTop: atTop === null ? null : Number(atTop),
     });
   }
   return found;
@@ -107,8 +140,132 @@ async function scrollEnd(page: Page, target: ScrollTargetOption, pageHeight: num
 }
 
 /**
+ * How long the page's clock is run after the scroll to the end, for what its scroll handlers
+ * start (a navbar that shrinks, a scroll-to-top button that fades in, a scroll spy): short, the
+ * page has settled before.
+ */
+const SCROLLED_BUDGET: AnimationBudget = {
+  pageMs: 3000,
+  wallMs: 1500,
+  quietMs: 300,
+  stepMs: 50,
+  requestWaitMs: 500,
+  requestQuietMs: 50,
+};
+
+/** Hides everything but the elements carrying `mark`, on a transparent page. */
+function showOnly(args: { id: string; mark: string }): void {
+  let style = document.getElementById(args.id);
+  if (!style) {
+    style = document.createElement('style');
+    style.id = args.id;
+    document.head.append(style);
+  }
+  style.textContent = `* { visibility: hidden !important; } [${args.mark}], [${args.mark}] * { visibility: visible !important; } html, body { background: transparent !important; }`;
+}
+
+/**
+ * Scrolls to `y` with the page watching (scroll events, intersections), waits for the frame
+ * that delivers them, and returns the scroll position reached.
+ */
+async function scrollWatched(page: Page, y: number): Promise<number> {
+  return page.evaluate(async (top) => {
+    const real =
+      (globalThis as unknown as { __pwClock?: { builtins: typeof globalThis } }).__pwClock?.builtins ??
+      globalThis;
+    const raf = (fn: () => void) => real.requestAnimationFrame.call(window, fn);
+    window.scrollTo({ left: 0, top, behavior: 'instant' });
+    await new Promise((resolve) => raf(() => raf(() => real.setTimeout.call(window, resolve, 0))));
+    return window.scrollY;
+  }, y);
+}
+
+/** Two rendered frames (real time), so what the page changed is painted before a shot. */
+async function painted(page: Page): Promise<void> {
+  await page.evaluate(async () => {
+    const real =
+      (globalThis as unknown as { __pwClock?: { builtins: typeof globalThis } }).__pwClock?.builtins ??
+      globalThis;
+    const raf = (fn: () => void) => real.requestAnimationFrame.call(window, fn);
+    await new Promise((resolve) => raf(() => raf(() => resolve(undefined))));
+  });
+}
+
+/**
+ * The pinned parts as they look with the page scrolled to `endY`: a navbar that shrinks or turns
+ * opaque once scrolled, a scroll-to-top button shown only then, a scroll spy's active link. The
+ * page sees that scroll (the gate open), its clock runs what the scroll started, and each part
+ * on screen is shot there; then the page goes back to the top and its gate as it was.
+ */
+async function shootScrolled(
+  page: Page,
+  cdp: CDPSession,
+  endY: number,
+  atTop: FoundPinned[],
+): Promise<PinnedLayer[]> {
+  const gate = await page.evaluate(
+    (key) => (window as unknown as Record<symbol, unknown>)[Symbol.for(key)],
+    GATE,
+  );
+  await setPageGate(page, 'top');
+  try {
+    const scrollY = await scrollWatched(page, endY);
+    await finishAnimations(page, SCROLLED_BUDGET);
+    await painted(page);
+    const found = await page.evaluate(markPinned, { mark: END_MARK, topMark: MARK, max: MAX_LAYERS });
+    if (found.length === 0) return [];
+    await page.evaluate(showOnly, { id: STYLE_ID, mark: END_MARK });
+    await cdp.send('Emulation.setDefaultBackgroundColorOverride', { color: { r: 0, g: 0, b: 0, a: 0 } });
+    const layers: PinnedLayer[] = [];
+    for (const item of found) {
+      const shot = await captureScreenshot(cdp, {
+        format: 'png',
+        captureBeyondViewport: false,
+        clip: { x: item.x, y: scrollY + item.top, width: item.width, height: item.height, scale: 1 },
+      });
+      // A fixed part stays where it is on screen. A sticky one follows the page until it reaches
+      // its offset: from its document top as measured at the top when it was marked there, else
+      // from where it is now (exact at the end, an estimate before).
+      const top = atTop.find((pinned) => pinned.index === item.atTop);
+      const documentTop =
+        item.position === 'fixed' ? item.top : top?.position === 'sticky' ? top.top : scrollY + item.top;
+      layers.push({
+        png: Buffer.from(shot.data, 'base64'),
+        rect: { x: item.x, top: documentTop, width: item.width, height: item.height },
+        position: item.position,
+        stickTop: item.stickTop,
+      });
+    }
+    return layers;
+  } finally {
+    await cdp.send('Emulation.setDefaultBackgroundColorOverride', {}).catch(() => {});
+    await page
+      .evaluate(
+        ({ id, mark }) => {
+          document.getElementById(id)?.remove();
+          for (const el of Array.from(document.querySelectorAll(`[${mark}]`))) el.removeAttribute(mark);
+        },
+        { id: STYLE_ID, mark: END_MARK },
+      )
+      .catch(() => {});
+    await scrollWatched(page, 0).catch(() => 0);
+    await finishAnimations(page, SCROLLED_BUDGET).catch(() => undefined);
+    if (gate === 'frozen' || gate === 'reveal' || gate === 'top')
+      await setPageGate(page, gate).catch(() => {});
+    else
+      await page
+        .evaluate((key) => {
+          delete (window as unknown as Record<symbol, unknown>)[Symbol.for(key)];
+        }, GATE)
+        .catch(() => {});
+  }
+}
+
+/**
  * The scroll data of a page already settled and shot at the top: `pageHeight` is the height of
- * that shot (CSS px). Leaves the page as it found it.
+ * that shot (CSS px). The page without its pinned parts is shot as it is at the top (the still's
+ * state); the pinned parts as they are once scrolled, since every frame after the first is.
+ * Leaves the page at the top, its gate as it found it.
  */
 export async function captureScroll(
   page: Page,
@@ -116,52 +273,33 @@ export async function captureScroll(
   options: { target: ScrollTargetOption; pageHeight: number; viewport: { width: number; height: number } },
 ): Promise<ScrollCapture> {
   const endY = await scrollEnd(page, options.target, options.pageHeight, options.viewport.height);
-  const found = endY > 0 ? await page.evaluate(markPinned, { mark: MARK, max: MAX_LAYERS }) : [];
-  if (found.length === 0) return { endY, layers: [] };
+  if (endY <= 0) return { endY, layers: [] };
+  const atTop = await page.evaluate(markPinned, { mark: MARK, topMark: null, max: MAX_LAYERS });
+  let unpinnedPng: Buffer | undefined;
   try {
-    // The pinned parts alone, on a transparent page.
-    await page.evaluate(
-      ({ id, mark }) => {
-        const style = document.createElement('style');
-        style.id = id;
-        style.textContent = `* { visibility: hidden !important; } [${mark}], [${mark}] * { visibility: visible !important; } html, body { background: transparent !important; }`;
-        document.head.append(style);
-      },
-      { id: STYLE_ID, mark: MARK },
-    );
-    await cdp.send('Emulation.setDefaultBackgroundColorOverride', { color: { r: 0, g: 0, b: 0, a: 0 } });
-    const layers: PinnedLayer[] = [];
-    for (const item of found) {
-      const shot = await captureScreenshot(cdp, {
+    if (atTop.length > 0) {
+      // The page without them.
+      await page.evaluate(
+        ({ id, mark }) => {
+          const style = document.createElement('style');
+          style.id = id;
+          style.textContent = `[${mark}] { visibility: hidden !important; }`;
+          document.head.append(style);
+        },
+        { id: STYLE_ID, mark: MARK },
+      );
+      const unpinned = await captureScreenshot(cdp, {
         format: 'png',
+        optimizeForSpeed: true,
         captureBeyondViewport: true,
-        clip: { x: item.x, y: item.top, width: item.width, height: item.height, scale: 1 },
+        clip: { x: 0, y: 0, width: options.viewport.width, height: options.pageHeight, scale: 1 },
       });
-      layers.push({
-        png: Buffer.from(shot.data, 'base64'),
-        rect: { x: item.x, top: item.top, width: item.width, height: item.height },
-        position: item.position,
-        stickTop: item.stickTop,
-      });
+      unpinnedPng = Buffer.from(unpinned.data, 'base64');
+      await page.evaluate((id) => document.getElementById(id)?.remove(), STYLE_ID);
     }
-    await cdp.send('Emulation.setDefaultBackgroundColorOverride', {});
-    // The page without them.
-    await page.evaluate(
-      ({ id, mark }) => {
-        const style = document.getElementById(id);
-        if (style) style.textContent = `[${mark}] { visibility: hidden !important; }`;
-      },
-      { id: STYLE_ID, mark: MARK },
-    );
-    const unpinned = await captureScreenshot(cdp, {
-      format: 'png',
-      optimizeForSpeed: true,
-      captureBeyondViewport: true,
-      clip: { x: 0, y: 0, width: options.viewport.width, height: options.pageHeight, scale: 1 },
-    });
-    return { endY, unpinnedPng: Buffer.from(unpinned.data, 'base64'), layers };
+    const layers = await shootScrolled(page, cdp, endY, atTop);
+    return { endY, ...(unpinnedPng ? { unpinnedPng } : {}), layers };
   } finally {
-    await cdp.send('Emulation.setDefaultBackgroundColorOverride', {}).catch(() => {});
     await page
       .evaluate(
         ({ id, mark }) => {
