@@ -4,7 +4,13 @@ import type { AiChoices } from '../ai/ai-step.ts';
 import type { PageAuth } from '../browser/page-auth.ts';
 import type { PageCaptureCache } from '../browser/page-capture-cache.ts';
 import type { PageCapture, PageCaptureOptions } from '../browser/page-capture-options.ts';
-import type { AnimatedVideo, ComposeStage, MotionInput, ResolvedStyle } from '../compose/index.ts';
+import type {
+  AnimatedVideo,
+  ComposeStage,
+  MotionInput,
+  MotionShot,
+  ResolvedStyle,
+} from '../compose/index.ts';
 import type { EncodedImage } from '../encode/encode-image.ts';
 import type { OutputSettings } from '../image/output-settings.ts';
 import type { RawImage } from '../image/raw-image.ts';
@@ -20,7 +26,7 @@ export interface RenderStages {
   store(key: string, file: RenderedFile, signal?: AbortSignal): Promise<void>;
   blobKey(id: string, format: RequestFormat): string;
   /** The motion stage: a styled video from the capture (absent: motion is not available here). */
-  animate?(input: MotionInput, capture: PageCapture, signal: AbortSignal): Promise<AnimatedVideo>;
+  animate?(input: MotionInput, shot: MotionShot, signal: AbortSignal): Promise<AnimatedVideo>;
   /**
    * The AI step (after capture, before compose): its choices from the page's signals and the
    * plan. Absent: a plan is an error (app.ts always supplies it).
@@ -198,7 +204,13 @@ async function animateRender(
   const animated = await timed(timings, 'animate', () =>
     animate(
       { style, captureDpr: job.page.deviceScaleFactor, viewport: job.page.viewport, motion },
-      capture,
+      // Plain data: the motion stage does not know the browser stage's types.
+      {
+        png: capture.png,
+        finalUrl: capture.finalUrl,
+        title: capture.title,
+        ...(capture.scroll ? { scroll: capture.scroll } : {}),
+      },
       signal,
     ),
   );
