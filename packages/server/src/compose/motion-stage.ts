@@ -6,7 +6,7 @@
  */
 
 import type { ScrollCapture } from '../image/page-scroll.ts';
-import type { RawImage } from '../image/raw-image.ts';
+import { isOpaque, type RawImage } from '../image/raw-image.ts';
 import { cameraAt, type MotionCamera, scrollAt } from '../motion/motion-camera.ts';
 import { frameCount, type MotionPlan, videoSideLimit } from '../motion/motion-plan.ts';
 import { type DecodedLayer, prepareScrollFrames, type ScrollFrames } from '../motion/scroll-frames.ts';
@@ -105,11 +105,13 @@ export function createMotionStage(deps: MotionStageDeps) {
   return async (input: MotionInput, capture: MotionShot, signal: AbortSignal): Promise<AnimatedVideo> => {
     const { style, captureDpr, motion } = input;
     const [full, fonts] = await Promise.all([deps.decode(capture.png), deps.fonts()]);
-    const start = viewportOf(
+    const top = viewportOf(
       full,
       Math.round(input.viewport.width * captureDpr),
       Math.round(input.viewport.height * captureDpr),
     );
+    // Scanned once: every frame that shows it then skips the renderer's own check.
+    const start: RawImage = { ...top, opaque: isOpaque(top.data) };
     const info = {
       width: start.width,
       height: start.height,

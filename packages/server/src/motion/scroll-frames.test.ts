@@ -69,4 +69,14 @@ describe('scroll frames', () => {
     expect(frame.height).toBe(50);
     expect(Math.abs((at(frame, 10, 10)[0] ?? 0) - 60)).toBeLessThanOrEqual(2); // device row 60
   });
+
+  it('says once whether its frames are opaque, so the renderer does not scan each', async () => {
+    const fit = { crop: { x: 0, y: 0, width: 40, height: 50 }, rect: { width: 40, height: 50 } };
+    const opaque = await prepareScrollFrames(rampPage(40, 200), [], 1, fit);
+    expect(opaque.frameAt(30).opaque).toBe(true);
+    const see = rampPage(40, 200);
+    see.data[(150 * 40 + 3) * 4 + 3] = 128; // one half-transparent pixel far below the first screen
+    const through = await prepareScrollFrames(see, [], 1, fit);
+    expect(through.frameAt(30).opaque).toBe(false);
+  });
 });
