@@ -37,12 +37,19 @@ const LOOK = {
 const SCREEN = { x: PADDING, y: PADDING, ...VIEWPORT };
 const FRAMES = 10;
 
+/**
+ * Most share of differing pixels (0..1): about twice what was measured in three runs, at least
+ * half a percent (the measured figures: docs/benchmarks.md, "Motion on real pages").
+ */
 interface Limits {
-  /** Most share of differing pixels (0..1) of the first frame against the still. */
+  /** The first frame against the still. */
   first: number;
-  /** Most share of differing pixels of the last frame's screen against Chromium at the end. */
+  /** The last frame's screen against Chromium at the end. */
   last: number;
 }
+
+/** Most mean difference (0..255) of either comparison: measured 0.2-1.7, all of it H.264. */
+const MAX_MEAN = 3;
 
 interface RealPage {
   name: string;
@@ -58,73 +65,79 @@ const PAGES: RealPage[] = [
     name: 'agency',
     path: '/agency/index.html',
     checks: 'fixed navbar, transparent at the top, dark and shrunk once scrolled',
-    limits: { first: 0.01, last: 0.02 },
+    limits: { first: 0.006, last: 0.006 },
   },
   {
     name: 'sb-admin-2',
     path: '/sb-admin-2/index.html',
     checks: 'dashboard, charts; scroll-to-top button shown only when scrolled',
-    limits: { first: 0.01, last: 0.02 },
+    limits: { first: 0.01, last: 0.016 },
   },
   {
     name: 'aos',
     path: '/aos.html',
     checks: 'sections that fade, zoom and flip in on scroll (aos)',
-    limits: { first: 0.01, last: 0.02 },
+    limits: { first: 0.005, last: 0.005 },
   },
   {
     name: 'lazy-gallery',
     path: '/lazy.html',
     checks: 'lazy images (vanilla-lazyload) below the first screen',
-    limits: { first: 0.01, last: 0.02 },
+    limits: { first: 0.005, last: 0.006 },
   },
   {
     name: 'lazysizes',
     path: '/lazysizes.html',
     checks: 'lazy images (lazysizes) from a slow image host',
-    limits: { first: 0.01, last: 0.02 },
+    limits: { first: 0.012, last: 0.005 },
   },
   {
     name: 'creative',
     path: `${T}/startbootstrap-creative/index.html`,
     checks: 'fixed navbar, transparent at the top, white and shrunk once scrolled',
-    limits: { first: 0.01, last: 0.02 },
+    limits: { first: 0.005, last: 0.005 },
   },
   {
     name: 'grayscale',
     path: `${T}/startbootstrap-grayscale/index.html`,
     checks: 'fixed navbar that shrinks and darkens once scrolled',
-    limits: { first: 0.01, last: 0.02 },
+    limits: { first: 0.005, last: 0.005 },
   },
   {
     name: 'freelancer',
     path: `${T}/startbootstrap-freelancer/index.html`,
     checks: 'fixed navbar that shrinks once scrolled',
-    limits: { first: 0.01, last: 0.02 },
+    limits: { first: 0.015, last: 0.005 },
   },
   {
     name: 'new-age',
     path: `${T}/startbootstrap-new-age/index.html`,
     checks: 'fixed navbar that shrinks once scrolled, device mockup',
-    limits: { first: 0.01, last: 0.02 },
+    limits: { first: 0.013, last: 0.005 },
   },
   {
     name: 'clean-blog',
     path: `${T}/startbootstrap-clean-blog/index.html`,
     checks: 'navbar that hides while scrolling down and comes back fixed when scrolling up',
-    limits: { first: 0.01, last: 0.02 },
+    limits: { first: 0.005, last: 0.005 },
   },
   {
     name: 'resume',
     path: `${T}/startbootstrap-resume/index.html`,
     checks: 'fixed side navigation, long page',
-    limits: { first: 0.01, last: 0.02 },
+    limits: { first: 0.005, last: 0.005 },
+  },
+  {
+    name: 'material-dashboard',
+    path: `${T}/material-dashboard/pages/dashboard.html`,
+    checks: 'navbar that turns sticky, blurred and shadowed once scrolled; fixed sidebar',
+    limits: { first: 0.01, last: 0.01 },
   },
   {
     name: 'landing-page',
     path: `${T}/startbootstrap-landing-page/index.html`,
     checks: 'static navbar, testimonials, footer',
-    limits: { first: 0.01, last: 0.02 },
+    limits: { first: 0.005, last: 0.007 },
   },
 ];
 
@@ -309,7 +322,6 @@ describe('scroll videos of real pages', () => {
       const whole = { x: 0, y: 0, width: first.width, height: first.height };
       const firstDiff = difference(first, still, whole);
       const lastDiff = difference(last, end, SCREEN);
-      const scrollEnd = (res.json.resolved_params?.motion?.scroll_end_y ?? null) as number | null;
       summary.set(page.name, {
         first_mean: firstDiff.mean,
         first_max: firstDiff.max,
@@ -317,7 +329,6 @@ describe('scroll videos of real pages', () => {
         last_mean: lastDiff.mean,
         last_max: lastDiff.max,
         last_pct: Math.round(lastDiff.share * 10000) / 100,
-        scroll_end_y: scrollEnd ?? 'none',
         warnings: (res.json.warnings as string[]).join(' | '),
       });
       // The magenta margin is drawn in every frame (the frame is in every frame).
@@ -329,6 +340,10 @@ describe('scroll videos of real pages', () => {
         expect(corner[0]).toBeGreaterThan(200);
         expect(corner[1]).toBeLessThan(60);
       }
+      expect(firstDiff.mean, `${page.name}: first frame against the still (mean)`).toBeLessThan(MAX_MEAN);
+      expect(lastDiff.mean, `${page.name}: last frame against Chromium at the end (mean)`).toBeLessThan(
+        MAX_MEAN,
+      );
       expect(firstDiff.share, `${page.name}: first frame against the still`).toBeLessThanOrEqual(
         page.limits.first,
       );

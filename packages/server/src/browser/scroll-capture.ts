@@ -30,19 +30,16 @@ interface FoundPinned {
   width: number;
   height: number;
   stickTop: number;
-  /** Scrolled: the element's index when it was marked at the top too (its document top is known). */
-  atTop: number | null;
 }
 
 /**
  * Marks the outermost visible fixed and sticky elements (in the page; must be self-contained).
- * `scrolled`: the page is scrolled; only what shows in the viewport counts, measured there, and
- * `topMark` tells which of them were marked at the top.
+ * `scrolled`: the page is scrolled; only what shows in the viewport counts, measured there.
  */
-function markPinned(args: { mark: string; topMark: string | null; max: number }): FoundPinned[] {
+function markPinned(args: { mark: string; scrolled: boolean; max: number }): FoundPinned[] {
   const found: FoundPinned[] = [];
   const marked: Element[] = [];
-  const scrolled = args.topMark !== null;
+  const { scrolled } = args;
   for (const el of Array.from(document.querySelectorAll('body *'))) {
     if (found.length >= args.max) break;
     const style = getComputedStyle(el);
@@ -70,7 +67,6 @@ function markPinned(args: { mark: string; topMark: string | null; max: number })
     } else {
       top += window.scrollY;
     }
-    const atTop = args.topMark === null ? null : el.getAttribute(args.topMark);
     el.setAttribute(args.mark, String(found.length));
     marked.push(el);
     found.push({
@@ -81,7 +77,6 @@ function markPinned(args: { mark: string; topMark: string | null; max: number })
       width,
       height,
       stickTop,
-      atTop: atTop === null ? null : Number(atTop),
     });
   }
   return found;
@@ -168,46 +163,57 @@ async function painted(page: Page): Promise<void> {
  * page sees that scroll (the gate open), its clock runs what the scroll started, and each part
  * on screen is shot there; then the page goes back to the top and its gate as it was.
  */
-async function shootScrolled(
-  page: Page,
-  cdp: CDPSession,
-  endY: number,
-  atTop: FoundPinned[],
-): Promise<PinnedLayer[]> {
+async function shootScrolled(page: Page, cdp: CDPSession, endY: number): Promise<PinnedLayer[]> {
   const gate = await page.evaluate(
     (key) => (window as unknown as Record<symbol, unknown>)[Symbol.for(key)],
     GATE,
   );
   await setPageGate(page, 'top');
+  let atTop = false;
   try {
     const scrollY = await scrollWatched(page, endY);
     await finishAnimations(page, SCROLLED_BUDGET);
     await painted(page);
-    const found = await page.evaluate(markPinned, { mark: END_MARK, topMark: MARK, max: MAX_LAYERS });
+    const found = await page.evaluate(markPinned, { mark: END_MARK, scrolled: true, max: MAX_LAYERS });
     if (found.length === 0) return [];
     await page.evaluate(showOnly, { id: STYLE_ID, mark: END_MARK });
     await cdp.send('Emulation.setDefaultBackgroundColorOverride', { color: { r: 0, g: 0, b: 0, a: 0 } });
-    const layers: PinnedLayer[] = [];
+    const shots: Buffer[] = [];
     for (const item of found) {
       const shot = await captureScreenshot(cdp, {
         format: 'png',
         captureBeyondViewport: false,
         clip: { x: item.x, y: scrollY + item.top, width: item.width, height: item.height, scale: 1 },
       });
-      // A fixed part stays where it is on screen. A sticky one follows the page until it reaches
-      // its offset: from its document top as measured at the top when it was marked there, else
-      // from where it is now (exact at the end, an estimate before).
-      const top = atTop.find((pinned) => pinned.index === item.atTop);
-      const documentTop =
-        item.position === 'fixed' ? item.top : top?.position === 'sticky' ? top.top : scrollY + item.top;
-      layers.push({
-        png: Buffer.from(shot.data, 'base64'),
-        rect: { x: item.x, top: documentTop, width: item.width, height: item.height },
-        position: item.position,
-        stickTop: item.stickTop,
-      });
+      shots.push(Buffer.from(shot.data, 'base64'));
     }
-    return layers;
+    // A sticky part follows the page until it reaches its offset, from where it sits at the top
+    // (a navbar that only turns sticky once scrolled: its place at the top). Measured back there.
+    await page.evaluate((id) => document.getElementById(id)?.remove(), STYLE_ID);
+    await scrollWatched(page, 0);
+    await finishAnimations(page, SCROLLED_BUDGET);
+    atTop = true;
+    const tops = await page.evaluate((mark) => {
+      const tops: Record<string, number> = {};
+      for (const el of Array.from(document.querySelectorAll(`[${mark}]`))) {
+        const rect = el.getBoundingClientRect();
+        if (rect.height > 0) tops[el.getAttribute(mark) as string] = rect.top + window.scrollY;
+      }
+      return tops;
+    }, END_MARK);
+    return found.map((item, index) => ({
+      png: shots[index] as Buffer,
+      rect: {
+        x: item.x,
+        // Fixed: its place on screen. Sticky: its document top (else where it is now, exact at
+        // the end).
+        top: item.position === 'fixed' ? item.top : (tops[String(item.index)] ?? scrollY + item.top),
+        width: item.width,
+        height: item.height,
+      },
+      position: item.position,
+      stickTop: item.stickTop,
+    }));
   } finally {
     await cdp.send('Emulation.setDefaultBackgroundColorOverride', {}).catch(() => {});
     await page
@@ -219,8 +225,10 @@ async function shootScrolled(
         { id: STYLE_ID, mark: END_MARK },
       )
       .catch(() => {});
-    await scrollWatched(page, 0).catch(() => 0);
-    await finishAnimations(page, SCROLLED_BUDGET).catch(() => undefined);
+    if (!atTop) {
+      await scrollWatched(page, 0).catch(() => 0);
+      await finishAnimations(page, SCROLLED_BUDGET).catch(() => undefined);
+    }
     if (gate === 'frozen' || gate === 'reveal' || gate === 'top')
       await setPageGate(page, gate).catch(() => {});
     else
@@ -245,7 +253,7 @@ export async function captureScroll(
 ): Promise<ScrollCapture> {
   const endY = await scrollEnd(page, options.target, options.pageHeight, options.viewport.height);
   if (endY <= 0) return { endY, layers: [] };
-  const atTop = await page.evaluate(markPinned, { mark: MARK, topMark: null, max: MAX_LAYERS });
+  const atTop = await page.evaluate(markPinned, { mark: MARK, scrolled: false, max: MAX_LAYERS });
   let unpinnedPng: Buffer | undefined;
   try {
     if (atTop.length > 0) {
@@ -268,7 +276,7 @@ export async function captureScroll(
       unpinnedPng = Buffer.from(unpinned.data, 'base64');
       await page.evaluate((id) => document.getElementById(id)?.remove(), STYLE_ID);
     }
-    const layers = await shootScrolled(page, cdp, endY, atTop);
+    const layers = await shootScrolled(page, cdp, endY);
     return { endY, ...(unpinnedPng ? { unpinnedPng } : {}), layers };
   } finally {
     await page
