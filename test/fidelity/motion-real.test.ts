@@ -340,6 +340,9 @@ describe('scroll videos of real pages', () => {
         expect(corner[0]).toBeGreaterThan(200);
         expect(corner[1]).toBeLessThan(60);
       }
+      // The middle of the clip is neither end: the page moved.
+      expect(difference(middle, first, SCREEN).share).toBeGreaterThan(0.05);
+      expect(difference(middle, last, SCREEN).share).toBeGreaterThan(0.05);
       expect(firstDiff.mean, `${page.name}: first frame against the still (mean)`).toBeLessThan(MAX_MEAN);
       expect(lastDiff.mean, `${page.name}: last frame against Chromium at the end (mean)`).toBeLessThan(
         MAX_MEAN,
