@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type MotionPlan, progressAt } from '../../packages/server/src/motion/motion-plan.ts';
 import { launchTestChromium } from '../support/capture-test-kit.ts';
 import { FIXTURE_HOST, type RunningServer, startFixtureServer } from '../support/fixture-server.ts';
 import { startTestApp, type TestApp, type TestKey } from '../support/test-app.ts';
@@ -167,7 +168,13 @@ beforeAll(async () => {
   }
   reference = await launchTestChromium(['--disable-gpu', '--hide-scrollbars', '--font-render-hinting=none']);
   app = await startTestApp('sqlite', {
-    env: { VITRINE_ALLOW_TARGETS: FIXTURE_HOST, VITRINE_BROWSER_CONCURRENCY: '2' },
+    // Generous deadlines: the machine is shared (load 25+ seen); a real page's scroll video
+    // took 20-50 s there, the default capture deadline is 45 s plus 200 ms a frame.
+    env: {
+      VITRINE_ALLOW_TARGETS: FIXTURE_HOST,
+      VITRINE_BROWSER_CONCURRENCY: '2',
+      VITRINE_CAPTURE_TIMEOUT_MS: '180000',
+    },
   });
   key = await app.createKey({ credits: 2000 });
   fs.mkdirSync(OUTPUT_DIR, { recursive: true });
@@ -190,27 +197,60 @@ afterAll(async () => {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** The clip every page is made into (the request's `motion`), and its plan for the frame positions. */
+const MOTION = {
+  type: 'scroll',
+  duration: 2,
+  fps: FRAMES / 2,
+  hold_start: 0.2,
+  hold_end: 0.2,
+  easing: 'linear',
+} as const;
+const PLAN: MotionPlan = {
+  type: 'scroll',
+  format: 'mp4',
+  duration: MOTION.duration,
+  fps: MOTION.fps,
+  easing: MOTION.easing,
+  holdStart: MOTION.hold_start,
+  holdEnd: MOTION.hold_end,
+  scrollTo: { kind: 'end' },
+  drift: false,
+  quality: undefined,
+};
+const MIDDLE = FRAMES / 2;
+
 /**
- * What a person sees at the end of the page: plain Chromium, the load and 3 s, a scroll to the
- * bottom half a screen every 250 ms (following a page that grows), 1.5 s at the end, the screen.
+ * What a person sees at the middle frame's position and at the end of the page: plain Chromium,
+ * the load and 3 s, a scroll down half a screen every 250 ms (following a page that grows) to
+ * the middle frame's position, 1.5 s, the screen; on the same way to the bottom, 1.5 s, the end
+ * again exactly, 1 s, the screen.
  */
-async function browserAtEnd(page: RealPage): Promise<RgbFrame> {
+async function browserWay(page: RealPage): Promise<{ middle: RgbFrame; end: RgbFrame }> {
   const context = await reference.newContext({ viewport: VIEWPORT, deviceScaleFactor: 1 });
   try {
     const tab = await context.newPage();
     await tab.goto(server.origin + page.path, { waitUntil: 'load' });
     await sleep(3000);
     const step = VIEWPORT.height / 2;
-    for (let y = step; ; y += step) {
-      const end = await tab.evaluate(() => document.documentElement.scrollHeight - window.innerHeight);
-      await tab.evaluate((top) => window.scrollTo(0, top), Math.min(y, end));
-      await sleep(250);
-      if (y >= end) break;
-    }
+    const endOf = () => tab.evaluate(() => document.documentElement.scrollHeight - window.innerHeight);
+    const scrollDownTo = async (target: () => Promise<number>, from: number) => {
+      for (let y = from + step; ; y += step) {
+        const goal = await target();
+        await tab.evaluate((top) => window.scrollTo(0, top), Math.min(y, goal));
+        await sleep(250);
+        if (y >= goal) return goal;
+      }
+    };
+    const middleY = async () => Math.round(progressAt(PLAN, MIDDLE) * (await endOf()));
+    const reached = await scrollDownTo(middleY, 0);
+    await sleep(1500);
+    const middle = await rgbOf(await tab.screenshot());
+    await scrollDownTo(endOf, reached);
     await sleep(1500);
     await tab.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
     await sleep(1000);
-    return rgbOf(await tab.screenshot());
+    return { middle, end: await rgbOf(await tab.screenshot()) };
   } finally {
     await context.close();
   }
@@ -275,7 +315,7 @@ async function bytesOf(url: string): Promise<Buffer> {
 describe('scroll videos of real pages', () => {
   for (const page of SELECTED) {
     it.concurrent(`${page.name}: first frame is the still, last frame is Chromium at the end (${page.checks})`, async () => {
-      const ending = browserAtEnd(page);
+      const way = browserWay(page);
       const url = server.origin + page.path;
       const res = await app.request('POST', '/v1/capture', {
         key: key.key,
@@ -283,14 +323,7 @@ describe('scroll videos of real pages', () => {
           url,
           viewport: VIEWPORT,
           ...LOOK,
-          motion: {
-            type: 'scroll',
-            duration: 2,
-            fps: FRAMES / 2,
-            hold_start: 0.2,
-            hold_end: 0.2,
-            easing: 'linear',
-          },
+          motion: MOTION,
           async: false,
         },
       });
@@ -301,7 +334,7 @@ describe('scroll videos of real pages', () => {
       const frames = await decodeFrames(video, 'mp4');
       expect(frames).toHaveLength(FRAMES);
       const first = frames[0] as RgbFrame;
-      const middle = frames[FRAMES / 2] as RgbFrame;
+      const middle = frames[MIDDLE] as RgbFrame;
       const last = frames[FRAMES - 1] as RgbFrame;
 
       const stillRes = await app.request('POST', '/v1/capture', {
@@ -310,7 +343,7 @@ describe('scroll videos of real pages', () => {
       });
       expect(stillRes.status, stillRes.text).toBe(201);
       const still = await rgbOf(await bytesOf(stillRes.json.url));
-      const end = await ending;
+      const { middle: browserMiddle, end } = await way;
 
       await Promise.all([
         save(`${page.name}.first`, first),
@@ -318,17 +351,22 @@ describe('scroll videos of real pages', () => {
         save(`${page.name}.last`, last),
         save(`${page.name}.still`, still),
         save(`${page.name}.browser-end`, end),
+        save(`${page.name}.browser-middle`, browserMiddle),
       ]);
       const whole = { x: 0, y: 0, width: first.width, height: first.height };
       const firstDiff = difference(first, still, whole);
       const lastDiff = difference(last, end, SCREEN);
+      const middleDiff = difference(middle, browserMiddle, SCREEN);
       summary.set(page.name, {
+        video_ms: res.json.duration_ms as number,
         first_mean: firstDiff.mean,
         first_max: firstDiff.max,
         first_pct: Math.round(firstDiff.share * 10000) / 100,
         last_mean: lastDiff.mean,
         last_max: lastDiff.max,
         last_pct: Math.round(lastDiff.share * 10000) / 100,
+        middle_mean: middleDiff.mean,
+        middle_pct: Math.round(middleDiff.share * 10000) / 100,
         warnings: (res.json.warnings as string[]).join(' | '),
       });
       // The magenta margin is drawn in every frame (the frame is in every frame).

@@ -23,6 +23,8 @@ const STYLE_ID = 'vitrine-pinned-style';
 
 interface FoundPinned {
   index: number;
+  /** Scrolled: the element's id across the stops (`idAttr`). */
+  id: string;
   position: 'fixed' | 'sticky';
   x: number;
   /** At the top: the document top. Scrolled: the top in the viewport (clipped to it). */
@@ -36,7 +38,7 @@ interface FoundPinned {
  * Marks the outermost visible fixed and sticky elements (in the page; must be self-contained).
  * `scrolled`: the page is scrolled; only what shows in the viewport counts, measured there.
  */
-function markPinned(args: { mark: string; scrolled: boolean; max: number }): FoundPinned[] {
+function markPinned(args: { mark: string; idAttr: string | null; scrolled: boolean; max: number }): FoundPinned[] {
   const found: FoundPinned[] = [];
   const marked: Element[] = [];
   const { scrolled } = args;
@@ -68,9 +70,15 @@ function markPinned(args: { mark: string; scrolled: boolean; max: number }): Fou
       top += window.scrollY;
     }
     el.setAttribute(args.mark, String(found.length));
+    let id = '';
+    if (args.idAttr) {
+      id = el.getAttribute(args.idAttr) ?? String(document.querySelectorAll(`[${args.idAttr}]`).length);
+      el.setAttribute(args.idAttr, id);
+    }
     marked.push(el);
     found.push({
       index: found.length,
+      id,
       position: style.position,
       x: left,
       top,
@@ -157,13 +165,39 @@ async function painted(page: Page): Promise<void> {
   });
 }
 
+/** Most scroll positions the pinned parts are shot at: a scroll spy's sections, a threshold. */
+const MAX_STOPS = 6;
+
 /**
- * The pinned parts as they look with the page scrolled to `endY`: a navbar that shrinks or turns
- * opaque once scrolled, a scroll-to-top button shown only then, a scroll spy's active link. The
- * page sees that scroll (the gate open), its clock runs what the scroll started, and each part
- * on screen is shot there; then the page goes back to the top and its gate as it was.
+ * Where down the page the pinned parts are shot: evenly to the end, about one every screenful
+ * (at most MAX_STOPS); each stands for the scroll positions nearer to it than to the next.
  */
-async function shootScrolled(page: Page, cdp: CDPSession, endY: number): Promise<PinnedLayer[]> {
+export function scrollStops(endY: number, viewportHeight: number): { y: number; from: number; until: number }[] {
+  const count = Math.max(1, Math.min(MAX_STOPS, Math.ceil(endY / Math.max(1, viewportHeight))));
+  const ys = Array.from({ length: count }, (_, i) => Math.round((endY * (i + 1)) / count));
+  return ys.map((y, i) => ({
+    y,
+    from: i === 0 ? 0 : ((ys[i - 1] as number) + y) / 2,
+    until: i === count - 1 ? endY : (y + (ys[i + 1] as number)) / 2,
+  }));
+}
+
+const PIN_ID = 'data-vitrine-pin-id';
+
+/**
+ * The pinned parts as the page shows them scrolled down: a navbar that shrinks or turns opaque
+ * once scrolled, a scroll-to-top button shown only then, a scroll spy's active link. The page
+ * sees the scroll (the gate open), scrolled down stop by stop (`scrollStops`, always downwards:
+ * a navbar may follow the direction); at each its clock runs what the scroll started and each
+ * part on screen is shot there. Then the page goes back to the top, where each sticky part's
+ * place is measured, and its gate is put back as it was.
+ */
+async function shootScrolled(
+  page: Page,
+  cdp: CDPSession,
+  endY: number,
+  viewportHeight: number,
+): Promise<PinnedLayer[]> {
   const gate = await page.evaluate(
     (key) => (window as unknown as Record<symbol, unknown>)[Symbol.for(key)],
     GATE,
@@ -171,58 +205,94 @@ async function shootScrolled(page: Page, cdp: CDPSession, endY: number): Promise
   await setPageGate(page, 'top');
   let atTop = false;
   try {
-    const scrollY = await scrollWatched(page, endY);
-    await finishAnimations(page, SCROLLED_BUDGET);
-    await painted(page);
-    const found = await page.evaluate(markPinned, { mark: END_MARK, scrolled: true, max: MAX_LAYERS });
-    if (found.length === 0) return [];
-    await page.evaluate(showOnly, { id: STYLE_ID, mark: END_MARK });
-    await cdp.send('Emulation.setDefaultBackgroundColorOverride', { color: { r: 0, g: 0, b: 0, a: 0 } });
-    const shots: Buffer[] = [];
-    for (const item of found) {
-      const shot = await captureScreenshot(cdp, {
-        format: 'png',
-        captureBeyondViewport: false,
-        clip: { x: item.x, y: scrollY + item.top, width: item.width, height: item.height, scale: 1 },
-      });
-      shots.push(Buffer.from(shot.data, 'base64'));
-    }
-    // A sticky part follows the page until it reaches its offset, from where it sits at the top
-    // (a navbar that only turns sticky once scrolled: its place at the top). Measured back there.
-    await page.evaluate((id) => document.getElementById(id)?.remove(), STYLE_ID);
-    await scrollWatched(page, 0);
-    await finishAnimations(page, SCROLLED_BUDGET);
-    atTop = true;
-    const tops = await page.evaluate((mark) => {
-      const tops: Record<string, number> = {};
-      for (const el of Array.from(document.querySelectorAll(`[${mark}]`))) {
-        const rect = el.getBoundingClientRect();
-        if (rect.height > 0) tops[el.getAttribute(mark) as string] = rect.top + window.scrollY;
+    const shots: { item: FoundPinned; id: string; png: Buffer; scrollY: number; from: number; until: number }[] =
+      [];
+    const stops = scrollStops(endY, viewportHeight);
+    for (let index = 0; index < stops.length; index += 1) {
+      let stop = stops[index] as (typeof stops)[number];
+      const scrollY = await scrollWatched(page, stop.y);
+      const finished = await finishAnimations(page, SCROLLED_BUDGET);
+      if (!finished.settled && index < stops.length - 1) {
+        // A page that never goes quiet costs its budget at every stop: straight to the end,
+        // which then stands for the whole way down.
+        index = stops.length - 1;
+        stop = { ...(stops[index] as (typeof stops)[number]), from: stop.from };
+        await scrollWatched(page, stop.y);
+        await finishAnimations(page, SCROLLED_BUDGET);
       }
-      return tops;
-    }, END_MARK);
-    return found.map((item, index) => ({
-      png: shots[index] as Buffer,
-      rect: {
-        x: item.x,
-        // Fixed: its place on screen. Sticky: its document top (else where it is now, exact at
-        // the end).
-        top: item.position === 'fixed' ? item.top : (tops[String(item.index)] ?? scrollY + item.top),
-        width: item.width,
-        height: item.height,
-      },
-      position: item.position,
-      stickTop: item.stickTop,
-    }));
-  } finally {
-    await cdp.send('Emulation.setDefaultBackgroundColorOverride', {}).catch(() => {});
-    await page
-      .evaluate(
+      await painted(page);
+      const found = await page.evaluate(markPinned, {
+        mark: END_MARK,
+        idAttr: PIN_ID,
+        scrolled: true,
+        max: MAX_LAYERS,
+      });
+      if (found.length === 0) continue;
+      const reached = await page.evaluate(() => window.scrollY);
+      await page.evaluate(showOnly, { id: STYLE_ID, mark: END_MARK });
+      await cdp.send('Emulation.setDefaultBackgroundColorOverride', { color: { r: 0, g: 0, b: 0, a: 0 } });
+      for (const item of found) {
+        const shot = await captureScreenshot(cdp, {
+          format: 'png',
+          captureBeyondViewport: false,
+          clip: { x: item.x, y: reached + item.top, width: item.width, height: item.height, scale: 1 },
+        });
+        shots.push({
+          item,
+          id: item.id,
+          png: Buffer.from(shot.data, 'base64'),
+          scrollY: Math.max(scrollY, reached),
+          from: stop.from,
+          until: stop.until,
+        });
+      }
+      await cdp.send('Emulation.setDefaultBackgroundColorOverride', {});
+      await page.evaluate(
         ({ id, mark }) => {
           document.getElementById(id)?.remove();
           for (const el of Array.from(document.querySelectorAll(`[${mark}]`))) el.removeAttribute(mark);
         },
         { id: STYLE_ID, mark: END_MARK },
+      );
+    }
+    if (shots.length === 0) return [];
+    // A sticky part follows the page until it reaches its offset, from where it sits at the top
+    // (a navbar that only turns sticky once scrolled: its place at the top). Measured back there.
+    await scrollWatched(page, 0);
+    await finishAnimations(page, SCROLLED_BUDGET);
+    atTop = true;
+    const tops = await page.evaluate((idAttr) => {
+      const tops: Record<string, number> = {};
+      for (const el of Array.from(document.querySelectorAll(`[${idAttr}]`))) {
+        const rect = el.getBoundingClientRect();
+        if (rect.height > 0) tops[el.getAttribute(idAttr) as string] = rect.top + window.scrollY;
+      }
+      return tops;
+    }, PIN_ID);
+    return shots.map(({ item, id, png, scrollY, from, until }) => ({
+      png,
+      rect: {
+        x: item.x,
+        // Fixed: its place on screen. Sticky: its document top (else where it was when shot).
+        top: item.position === 'fixed' ? item.top : (tops[id] ?? scrollY + item.top),
+        width: item.width,
+        height: item.height,
+      },
+      position: item.position,
+      stickTop: item.stickTop,
+      shownFrom: from,
+      shownUntil: until,
+    }));
+  } finally {
+    await cdp.send('Emulation.setDefaultBackgroundColorOverride', {}).catch(() => {});
+    await page
+      .evaluate(
+        ({ id, marks }) => {
+          document.getElementById(id)?.remove();
+          for (const mark of marks)
+            for (const el of Array.from(document.querySelectorAll(`[${mark}]`))) el.removeAttribute(mark);
+        },
+        { id: STYLE_ID, marks: [END_MARK, PIN_ID] },
       )
       .catch(() => {});
     if (!atTop) {
@@ -243,7 +313,8 @@ async function shootScrolled(page: Page, cdp: CDPSession, endY: number): Promise
 /**
  * The scroll data of a page already settled and shot at the top: `pageHeight` is the height of
  * that shot (CSS px). The page without its pinned parts is shot as it is at the top (the still's
- * state); the pinned parts as they are once scrolled, since every frame after the first is.
+ * state); the pinned parts as they are scrolled down, at a few stops (every frame after the
+ * first is scrolled).
  * Leaves the page at the top, its gate as it found it.
  */
 export async function captureScroll(
@@ -253,7 +324,7 @@ export async function captureScroll(
 ): Promise<ScrollCapture> {
   const endY = await scrollEnd(page, options.target, options.pageHeight, options.viewport.height);
   if (endY <= 0) return { endY, layers: [] };
-  const atTop = await page.evaluate(markPinned, { mark: MARK, scrolled: false, max: MAX_LAYERS });
+  const atTop = await page.evaluate(markPinned, { mark: MARK, idAttr: null, scrolled: false, max: MAX_LAYERS });
   let unpinnedPng: Buffer | undefined;
   try {
     if (atTop.length > 0) {
@@ -276,7 +347,7 @@ export async function captureScroll(
       unpinnedPng = Buffer.from(unpinned.data, 'base64');
       await page.evaluate((id) => document.getElementById(id)?.remove(), STYLE_ID);
     }
-    const layers = await shootScrolled(page, cdp, endY);
+    const layers = await shootScrolled(page, cdp, endY, options.viewport.height);
     return { endY, ...(unpinnedPng ? { unpinnedPng } : {}), layers };
   } finally {
     await page

@@ -95,6 +95,8 @@ async function scrollFramesOf(
       rect: layer.rect,
       position: layer.position,
       stickTop: layer.stickTop,
+      shownFrom: layer.shownFrom,
+      shownUntil: layer.shownUntil,
     });
   }
   const { crop, rect } = scene.screenshot;

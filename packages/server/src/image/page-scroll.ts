@@ -24,6 +24,12 @@ export interface PinnedLayer {
   position: 'fixed' | 'sticky';
   /** CSS px from the top of the viewport a sticky element stops at. */
   stickTop: number;
+  /**
+   * The scroll positions (CSS px) this shot of it stands for: drawn in a frame at `y` when
+   * `shownFrom < y <= shownUntil` (the part is shot at several positions down the page).
+   */
+  shownFrom: number;
+  shownUntil: number;
 }
 
 /** The scroll data of a capture: its end, and the page without its pinned parts when it has any. */

@@ -14,6 +14,9 @@ export interface DecodedLayer {
   rect: { x: number; top: number; width: number; height: number };
   position: 'fixed' | 'sticky';
   stickTop: number;
+  /** Drawn in frames at scroll `y` with `shownFrom < y <= shownUntil` (CSS px). */
+  shownFrom: number;
+  shownUntil: number;
 }
 
 /** The screen of the scene: which capture pixels it shows (`crop`, of one viewport) and at what size. */
@@ -126,6 +129,7 @@ export async function prepareScrollFrames(
       };
       for (const layer of fittedLayers) {
         const { source } = layer;
+        if (scrollY <= source.shownFrom || scrollY > source.shownUntil) continue;
         const viewportTop =
           source.position === 'fixed'
             ? source.rect.top
