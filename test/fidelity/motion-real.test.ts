@@ -47,9 +47,13 @@ interface Limits {
   first: number;
   /** The last frame's screen against Chromium at the end. */
   last: number;
+  /** The middle frame's screen against Chromium scrolled there (default 1 %, about 3x measured). */
+  middle?: number;
+  /** Most mean difference of any comparison when not MAX_MEAN. */
+  mean?: number;
 }
 
-/** Most mean difference (0..255) of either comparison: measured 0.2-1.7, all of it H.264. */
+/** Most mean difference (0..255) of any comparison: measured 0.2-2.3, nearly all of it H.264. */
 const MAX_MEAN = 3;
 
 interface RealPage {
@@ -107,14 +111,15 @@ const PAGES: RealPage[] = [
   {
     name: 'freelancer',
     path: `${T}/startbootstrap-freelancer/index.html`,
-    checks: 'fixed navbar that shrinks once scrolled',
-    limits: { first: 0.015, last: 0.005 },
+    checks: 'fixed navbar that shrinks once scrolled; scroll spy (mid-way: the link of the nearest stop)',
+    limits: { first: 0.015, last: 0.005, middle: 0.06 },
   },
   {
     name: 'new-age',
     path: `${T}/startbootstrap-new-age/index.html`,
-    checks: 'fixed navbar that shrinks once scrolled, device mockup',
-    limits: { first: 0.013, last: 0.005 },
+    checks:
+      'fixed navbar that shrinks once scrolled; the phone mockup plays a <video> (the still and the clip, two loads, catch other frames of it)',
+    limits: { first: 0.08, last: 0.005, mean: 6 },
   },
   {
     name: 'clean-blog',
@@ -381,9 +386,16 @@ describe('scroll videos of real pages', () => {
       // The middle of the clip is neither end: the page moved.
       expect(difference(middle, first, SCREEN).share).toBeGreaterThan(0.05);
       expect(difference(middle, last, SCREEN).share).toBeGreaterThan(0.05);
-      expect(firstDiff.mean, `${page.name}: first frame against the still (mean)`).toBeLessThan(MAX_MEAN);
+      const maxMean = page.limits.mean ?? MAX_MEAN;
+      expect(firstDiff.mean, `${page.name}: first frame against the still (mean)`).toBeLessThan(maxMean);
       expect(lastDiff.mean, `${page.name}: last frame against Chromium at the end (mean)`).toBeLessThan(
-        MAX_MEAN,
+        maxMean,
+      );
+      expect(middleDiff.mean, `${page.name}: middle frame against Chromium there (mean)`).toBeLessThan(
+        maxMean,
+      );
+      expect(middleDiff.share, `${page.name}: middle frame against Chromium there`).toBeLessThanOrEqual(
+        page.limits.middle ?? 0.01,
       );
       expect(firstDiff.share, `${page.name}: first frame against the still`).toBeLessThanOrEqual(
         page.limits.first,
