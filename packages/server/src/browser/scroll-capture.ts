@@ -38,7 +38,12 @@ interface FoundPinned {
  * Marks the outermost visible fixed and sticky elements (in the page; must be self-contained).
  * `scrolled`: the page is scrolled; only what shows in the viewport counts, measured there.
  */
-function markPinned(args: { mark: string; idAttr: string | null; scrolled: boolean; max: number }): FoundPinned[] {
+function markPinned(args: {
+  mark: string;
+  idAttr: string | null;
+  scrolled: boolean;
+  max: number;
+}): FoundPinned[] {
   const found: FoundPinned[] = [];
   const marked: Element[] = [];
   const { scrolled } = args;
@@ -172,7 +177,10 @@ const MAX_STOPS = 6;
  * Where down the page the pinned parts are shot: evenly to the end, about one every screenful
  * (at most MAX_STOPS); each stands for the scroll positions nearer to it than to the next.
  */
-export function scrollStops(endY: number, viewportHeight: number): { y: number; from: number; until: number }[] {
+export function scrollStops(
+  endY: number,
+  viewportHeight: number,
+): { y: number; from: number; until: number }[] {
   const count = Math.max(1, Math.min(MAX_STOPS, Math.ceil(endY / Math.max(1, viewportHeight))));
   const ys = Array.from({ length: count }, (_, i) => Math.round((endY * (i + 1)) / count));
   return ys.map((y, i) => ({
@@ -197,6 +205,7 @@ async function shootScrolled(
   cdp: CDPSession,
   endY: number,
   viewportHeight: number,
+  stickyAtTop: { item: FoundPinned; png: Buffer }[],
 ): Promise<PinnedLayer[]> {
   const gate = await page.evaluate(
     (key) => (window as unknown as Record<symbol, unknown>)[Symbol.for(key)],
@@ -205,9 +214,16 @@ async function shootScrolled(
   await setPageGate(page, 'top');
   let atTop = false;
   try {
-    const shots: { item: FoundPinned; id: string; png: Buffer; scrollY: number; from: number; until: number }[] =
-      [];
+    const shots: {
+      item: FoundPinned;
+      id: string;
+      png: Buffer;
+      scrollY: number;
+      from: number;
+      until: number;
+    }[] = [];
     const stops = scrollStops(endY, viewportHeight);
+    const covered: { from: number; until: number; ids: Set<string> }[] = [];
     for (let index = 0; index < stops.length; index += 1) {
       let stop = stops[index] as (typeof stops)[number];
       const scrollY = await scrollWatched(page, stop.y);
@@ -227,6 +243,7 @@ async function shootScrolled(
         scrolled: true,
         max: MAX_LAYERS,
       });
+      covered.push({ from: stop.from, until: stop.until, ids: new Set(found.map((item) => item.id)) });
       if (found.length === 0) continue;
       const reached = await page.evaluate(() => window.scrollY);
       await page.evaluate(showOnly, { id: STYLE_ID, mark: END_MARK });
@@ -255,7 +272,21 @@ async function shootScrolled(
         { id: STYLE_ID, mark: END_MARK },
       );
     }
-    if (shots.length === 0) return [];
+    // A sticky part below the screen at a stop, which comes into view before the next one: its
+    // shot at the top stands in for it there.
+    const standIns = stickyAtTop.flatMap(({ item, png }) =>
+      covered
+        .filter((stop) => !stop.ids.has(item.id))
+        .map((stop) => ({
+          png,
+          rect: { x: item.x, top: item.top, width: item.width, height: item.height },
+          position: 'sticky' as const,
+          stickTop: item.stickTop,
+          shownFrom: stop.from,
+          shownUntil: stop.until,
+        })),
+    );
+    if (shots.length === 0) return standIns;
     // A sticky part follows the page until it reaches its offset, from where it sits at the top
     // (a navbar that only turns sticky once scrolled: its place at the top). Measured back there.
     await scrollWatched(page, 0);
@@ -269,7 +300,7 @@ async function shootScrolled(
       }
       return tops;
     }, PIN_ID);
-    return shots.map(({ item, id, png, scrollY, from, until }) => ({
+    const layers = shots.map(({ item, id, png, scrollY, from, until }) => ({
       png,
       rect: {
         x: item.x,
@@ -283,6 +314,7 @@ async function shootScrolled(
       shownFrom: from,
       shownUntil: until,
     }));
+    return [...layers, ...standIns];
   } finally {
     await cdp.send('Emulation.setDefaultBackgroundColorOverride', {}).catch(() => {});
     await page
@@ -324,7 +356,13 @@ export async function captureScroll(
 ): Promise<ScrollCapture> {
   const endY = await scrollEnd(page, options.target, options.pageHeight, options.viewport.height);
   if (endY <= 0) return { endY, layers: [] };
-  const atTop = await page.evaluate(markPinned, { mark: MARK, idAttr: null, scrolled: false, max: MAX_LAYERS });
+  const atTop = await page.evaluate(markPinned, {
+    mark: MARK,
+    idAttr: PIN_ID,
+    scrolled: false,
+    max: MAX_LAYERS,
+  });
+  const stickyAtTop: { item: FoundPinned; png: Buffer }[] = [];
   let unpinnedPng: Buffer | undefined;
   try {
     if (atTop.length > 0) {
@@ -345,11 +383,28 @@ export async function captureScroll(
         clip: { x: 0, y: 0, width: options.viewport.width, height: options.pageHeight, scale: 1 },
       });
       unpinnedPng = Buffer.from(unpinned.data, 'base64');
+      // The sticky parts as they look at the top, each on a transparent page: stand-ins where a
+      // stop does not show them (shootScrolled).
+      const sticky = atTop.filter((item) => item.position === 'sticky');
+      if (sticky.length > 0) {
+        await page.evaluate(showOnly, { id: STYLE_ID, mark: MARK });
+        await cdp.send('Emulation.setDefaultBackgroundColorOverride', { color: { r: 0, g: 0, b: 0, a: 0 } });
+        for (const item of sticky) {
+          const shot = await captureScreenshot(cdp, {
+            format: 'png',
+            captureBeyondViewport: true,
+            clip: { x: item.x, y: item.top, width: item.width, height: item.height, scale: 1 },
+          });
+          stickyAtTop.push({ item, png: Buffer.from(shot.data, 'base64') });
+        }
+        await cdp.send('Emulation.setDefaultBackgroundColorOverride', {});
+      }
       await page.evaluate((id) => document.getElementById(id)?.remove(), STYLE_ID);
     }
-    const layers = await shootScrolled(page, cdp, endY, options.viewport.height);
+    const layers = await shootScrolled(page, cdp, endY, options.viewport.height, stickyAtTop);
     return { endY, ...(unpinnedPng ? { unpinnedPng } : {}), layers };
   } finally {
+    await cdp.send('Emulation.setDefaultBackgroundColorOverride', {}).catch(() => {});
     await page
       .evaluate(
         ({ id, mark }) => {
