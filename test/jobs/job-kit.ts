@@ -62,6 +62,7 @@ export function renderKit(db: Db, capture: (signal: AbortSignal) => Promise<void
     clock: systemClock,
     publicUrl: 'http://vitrine.test',
     deadlineMs: 30_000,
+    videoFrameMs: 200,
     stages: {
       capture: async (_options, signal): Promise<PageCapture> => {
         await capture(signal);

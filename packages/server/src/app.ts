@@ -405,6 +405,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     clock: core.clock,
     publicUrl: config.server.publicUrl,
     deadlineMs: config.browser.captureTimeoutMs,
+    videoFrameMs: config.browser.videoFrameMs,
     authProfiles: services.authProfiles,
     onRendered: ({ kind, timings, durationMs }) => {
       for (const [phase, ms] of Object.entries(timings))

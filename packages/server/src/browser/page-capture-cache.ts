@@ -25,7 +25,14 @@ export function createPageCaptureCache(options: PageCaptureCacheOptions): PageCa
     maxSize: options.maxBytes,
     // A screenshot larger than the whole budget is simply not kept.
     maxEntrySize: options.maxBytes,
-    sizeCalculation: (capture) => Math.max(1, capture.png.length),
+    // A scroll video's capture also holds the page without its pinned parts and their shots.
+    sizeCalculation: (capture) =>
+      Math.max(
+        1,
+        capture.png.length +
+          (capture.scroll?.unpinnedPng?.length ?? 0) +
+          (capture.scroll?.layers.reduce((sum, layer) => sum + layer.png.length, 0) ?? 0),
+      ),
     ttl: options.maxAgeMs,
     ttlAutopurge: false,
   });

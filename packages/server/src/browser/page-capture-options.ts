@@ -1,8 +1,8 @@
 import type { PageMetadata } from '@vitrine/contract';
 import type { PageSignals } from '../ai/ai-types.ts';
+import type { ScrollCapture, ScrollTargetOption } from '../image/page-scroll.ts';
 import type { ElementResolution } from './element/resolve-element.ts';
 import type { HtmlDocument, PageAction, PageIdentity } from './page-controls.ts';
-import type { ScrollCapture, ScrollTargetOption } from './scroll-capture.ts';
 
 /**
  * What the capture stage needs to take one screenshot: the request's "Target and browser"

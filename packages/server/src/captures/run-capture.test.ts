@@ -4,7 +4,7 @@ import { type TestDatabase, testDatabase } from '../../../../test/support/test-d
 import type { OpenedDatabase } from '../db/open-database.ts';
 import { AppError } from '../errors/app-error.ts';
 import { newId } from '../ids.ts';
-import { asRenderFailure } from './run-capture.ts';
+import { asRenderFailure, renderDeadlineMs } from './run-capture.ts';
 
 describe('render failures are contract errors', () => {
   let database: TestDatabase;
@@ -48,5 +48,14 @@ describe('render failures are contract errors', () => {
     });
     expect(asRenderFailure(original)).toBe(original);
     expect(asRenderFailure(new TypeError('x')).details).toEqual({ reason: 'render_failed' });
+  });
+});
+
+describe('the render deadline', () => {
+  it('is the capture deadline for a still, plus the per-frame budget for every frame of a video', () => {
+    expect(renderDeadlineMs(45_000, null, 200)).toBe(45_000);
+    expect(renderDeadlineMs(45_000, { duration: 6, fps: 30 }, 200)).toBe(45_000 + 180 * 200);
+    // Both parts follow their configuration.
+    expect(renderDeadlineMs(10_000, { duration: 2, fps: 10 }, 500)).toBe(10_000 + 20 * 500);
   });
 });

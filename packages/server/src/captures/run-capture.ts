@@ -7,7 +7,7 @@ import { ComposeError } from '../compose/index.ts';
 import type { CaptureRow, CapturesRepository } from '../db/captures-repository.ts';
 import { AppError, invalidParam } from '../errors/app-error.ts';
 import { newId } from '../ids.ts';
-import { frameCount } from '../motion/motion-plan.ts';
+import { frameCount, type MotionPlan } from '../motion/motion-plan.ts';
 import { type RenderedVideo, type RenderStages, type RenderTask, runRender } from '../render/run-render.ts';
 import { cacheKeyOf, pageKeyOf } from './cache-key.ts';
 import { applyAiChoices } from './resolve/resolve-capture.ts';
@@ -61,8 +61,10 @@ export interface CaptureRunnerDeps {
   stages: RenderStages;
   clock: Clock;
   publicUrl: string;
-  /** Hard deadline of a whole render. */
+  /** Hard deadline of a whole render of a still (`VITRINE_CAPTURE_TIMEOUT_MS`). */
   deadlineMs: number;
+  /** A video's render gets this much more per frame (`VITRINE_VIDEO_FRAME_MS`, `renderDeadlineMs`). */
+  videoFrameMs: number;
   /** Called after every fresh render with its phase timings (logs and metrics). */
   onRendered?: (info: { kind: string; timings: Record<string, number>; durationMs: number }) => void;
   /** Absent: a capture with an auth profile fails (the service refuses them before). */
@@ -105,10 +107,17 @@ function videoResultOf(
 }
 
 /**
- * Extra time a video's render may take beyond a still's deadline, per frame: drawing and
- * encoding a 1920x1080 frame takes about 50 ms on two loaded cores, four times that is allowed.
+ * The deadline of one render: the capture deadline (`VITRINE_CAPTURE_TIMEOUT_MS`: load, settle,
+ * shoot, compose a still), and for a video `frameMs` (`VITRINE_VIDEO_FRAME_MS`) more per frame
+ * of the clip, for drawing and encoding it (docs/decisions.md, "Motion").
  */
-const MOTION_MS_PER_FRAME = 200;
+export function renderDeadlineMs(
+  captureDeadlineMs: number,
+  motion: Pick<MotionPlan, 'duration' | 'fps'> | null | undefined,
+  frameMs: number,
+): number {
+  return captureDeadlineMs + (motion ? frameCount(motion) * frameMs : 0);
+}
 
 /**
  * The request was valid and the render pipeline failed: a look that does not fit the output is
@@ -213,8 +222,7 @@ export function createCaptureRunner(deps: CaptureRunnerDeps) {
 
     const reservation = reserved ?? (await reserve(principal, capture));
     const started = performance.now();
-    const deadlineMs =
-      deps.deadlineMs + (capture.motion ? frameCount(capture.motion) * MOTION_MS_PER_FRAME : 0);
+    const deadlineMs = renderDeadlineMs(deps.deadlineMs, capture.motion, deps.videoFrameMs);
     const deadline = AbortSignal.timeout(deadlineMs);
     const combined = signal ? AbortSignal.any([signal, deadline]) : deadline;
     try {

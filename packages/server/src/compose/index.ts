@@ -37,7 +37,7 @@ export type { DepthBlurSettings } from './effects/depth-blur-mask.ts';
 export { FINISH_COLORS, findDeviceFinish } from './frames/device-finish.ts';
 export { createDeviceThumbnails, THUMBNAIL_BOX } from './frames/device-thumbnails.ts';
 export { deviceCaptureDefaults, FRAME_CATALOGUE } from './frames/frame-catalogue.ts';
-export { type AnimatedVideo, createMotionStage, type MotionInput } from './motion-stage.ts';
+export { type AnimatedVideo, createMotionStage, type MotionInput, type MotionShot } from './motion-stage.ts';
 export { loadBrowserFonts } from './renderers/browser/fonts.ts';
 export type { PageRunner } from './renderers/browser/render-in-browser.ts';
 export { createBrowserTextDrawer } from './renderers/browser/text-in-browser.ts';

@@ -5,8 +5,8 @@
  * frame goes into ffmpeg as soon as it is drawn, so no more than one frame is held.
  */
 
-import type { PageCapture } from '../browser/page-capture-options.ts';
-import type { RawImage } from '../image/raw-image.ts';
+import type { ScrollCapture } from '../image/page-scroll.ts';
+import { isOpaque, type RawImage } from '../image/raw-image.ts';
 import { cameraAt, type MotionCamera, scrollAt } from '../motion/motion-camera.ts';
 import { frameCount, type MotionPlan, videoSideLimit } from '../motion/motion-plan.ts';
 import { type DecodedLayer, prepareScrollFrames, type ScrollFrames } from '../motion/scroll-frames.ts';
@@ -26,6 +26,17 @@ export interface MotionStageDeps {
   renderer: SceneRenderer;
   /** Opens ffmpeg for one clip (motion/video-encoder.ts). */
   openSink(settings: VideoSettings, signal: AbortSignal): Promise<VideoSink>;
+}
+
+/**
+ * The capture a video is drawn from, as plain data: the browser stage's screenshot (at the top,
+ * the full page for a scroll) and, for a scroll, its scroll data (image/page-scroll.ts).
+ */
+export interface MotionShot {
+  png: Buffer;
+  finalUrl: string;
+  title: string;
+  scroll?: ScrollCapture;
 }
 
 export interface MotionInput {
@@ -69,7 +80,7 @@ function viewportOf(capture: RawImage, width: number, height: number): RawImage 
 
 /** The scroll's frames, prepared once from the capture (or null for other motions). */
 async function scrollFramesOf(
-  capture: PageCapture,
+  capture: MotionShot,
   full: RawImage,
   scene: Scene,
   dpr: number,
@@ -84,6 +95,8 @@ async function scrollFramesOf(
       rect: layer.rect,
       position: layer.position,
       stickTop: layer.stickTop,
+      shownFrom: layer.shownFrom,
+      shownUntil: layer.shownUntil,
     });
   }
   const { crop, rect } = scene.screenshot;
@@ -91,14 +104,16 @@ async function scrollFramesOf(
 }
 
 export function createMotionStage(deps: MotionStageDeps) {
-  return async (input: MotionInput, capture: PageCapture, signal: AbortSignal): Promise<AnimatedVideo> => {
+  return async (input: MotionInput, capture: MotionShot, signal: AbortSignal): Promise<AnimatedVideo> => {
     const { style, captureDpr, motion } = input;
     const [full, fonts] = await Promise.all([deps.decode(capture.png), deps.fonts()]);
-    const start = viewportOf(
+    const top = viewportOf(
       full,
       Math.round(input.viewport.width * captureDpr),
       Math.round(input.viewport.height * captureDpr),
     );
+    // Scanned once: every frame that shows it then skips the renderer's own check.
+    const start: RawImage = { ...top, opaque: isOpaque(top.data) };
     const info = {
       width: start.width,
       height: start.height,

@@ -65,6 +65,14 @@ export const browserSection = section('Browser', {
       'Hard deadline of one capture (navigation, waits, screenshot); past it the page is torn down and the capture fails.',
     defaultText: '45000',
   }),
+  videoFrameMs: variable({
+    env: 'VITRINE_VIDEO_FRAME_MS',
+    schema: positiveInt.max(10_000),
+    form: 'milliseconds, 1 to 10000',
+    description:
+      'Render deadline a video (`motion`) gets per frame on top of `VITRINE_CAPTURE_TIMEOUT_MS`: drawing and encoding one frame (a 1920x1080 frame takes 20-50 ms on two loaded cores). A 6 s, 30 fps clip: 45 s + 180 x 200 ms.',
+    defaultText: '200',
+  }),
   navigationTimeoutMs: variable({
     env: 'VITRINE_NAVIGATION_TIMEOUT_MS',
     schema: positiveInt.max(600_000),

@@ -7,6 +7,12 @@ export interface RawPixels {
   width: number;
   height: number;
   channels: 3 | 4;
+  /**
+   * Whether every alpha value is 255, when the producer knows (a consumer then skips its own
+   * scan: the encoder drops the alpha channel, the raster renderer copies the screenshot row by
+   * row). Unset: not known; RGB (3 channels) is opaque.
+   */
+  opaque?: boolean;
 }
 
 /**
@@ -15,11 +21,6 @@ export interface RawPixels {
  */
 export interface RawImage extends RawPixels {
   channels: 4;
-  /**
-   * Whether every alpha value is 255, when the producer knows (the encoder then skips its own
-   * check): an opaque image is encoded without its alpha channel (smaller, faster PNG).
-   */
-  opaque?: boolean;
 }
 
 /** Whether every alpha value of straight RGBA `pixels` is 255 (stops at the first that is not). */

@@ -1,5 +1,5 @@
 import { MOTION_LIMITS, type MotionEasing, type MotionType, type VideoFormat } from '@vitrine/contract';
-import type { ScrollTargetOption } from '../browser/scroll-capture.ts';
+import type { ScrollTargetOption } from '../image/page-scroll.ts';
 
 /** Where a scroll ends: CSS pixels from the top, the top of an element, or the page's end. */
 export type ScrollTarget = ScrollTargetOption;

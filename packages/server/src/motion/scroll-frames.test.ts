@@ -38,12 +38,16 @@ describe('scroll frames', () => {
       rect: { x: 0, top: 0, width: 40, height: 4 },
       position: 'fixed' as const,
       stickTop: 0,
+      shownFrom: 0,
+      shownUntil: 1000,
     };
     const sticky = {
       image: solid(40, 3, [0, 255, 0, 255]),
       rect: { x: 0, top: 20, width: 40, height: 3 },
       position: 'sticky' as const,
       stickTop: 4,
+      shownFrom: 0,
+      shownUntil: 1000,
     };
     const frames = await prepareScrollFrames(rampPage(40, 200), [fixed, sticky], 1, {
       crop: { x: 0, y: 0, width: 40, height: 50 },
@@ -68,5 +72,37 @@ describe('scroll frames', () => {
     expect(frame.width).toBe(40);
     expect(frame.height).toBe(50);
     expect(Math.abs((at(frame, 10, 10)[0] ?? 0) - 60)).toBeLessThanOrEqual(2); // device row 60
+  });
+
+  it('says once whether its frames are opaque, so the renderer does not scan each', async () => {
+    const fit = { crop: { x: 0, y: 0, width: 40, height: 50 }, rect: { width: 40, height: 50 } };
+    const opaque = await prepareScrollFrames(rampPage(40, 200), [], 1, fit);
+    expect(opaque.frameAt(30).opaque).toBe(true);
+    const see = rampPage(40, 200);
+    see.data[(150 * 40 + 3) * 4 + 3] = 128; // one half-transparent pixel far below the first screen
+    const through = await prepareScrollFrames(see, [], 1, fit);
+    expect(through.frameAt(30).opaque).toBe(false);
+  });
+
+  it('draws each shot of a pinned part only over the scroll positions it stands for', async () => {
+    const shot = (rgba: [number, number, number, number], shownFrom: number, shownUntil: number) => ({
+      image: solid(40, 4, rgba),
+      rect: { x: 0, top: 0, width: 40, height: 4 },
+      position: 'fixed' as const,
+      stickTop: 0,
+      shownFrom,
+      shownUntil,
+    });
+    // The header as shot at 50 px down (scroll spy on the first section), and at the end (150).
+    const frames = await prepareScrollFrames(
+      rampPage(40, 200),
+      [shot([0, 0, 255, 255], 0, 100), shot([0, 255, 0, 255], 100, 150)],
+      1,
+      { crop: { x: 0, y: 0, width: 40, height: 50 }, rect: { width: 40, height: 50 } },
+    );
+    expect(at(frames.frameAt(10), 3, 1)).toEqual([0, 0, 255, 255]);
+    expect(at(frames.frameAt(100), 3, 1)).toEqual([0, 0, 255, 255]);
+    expect(at(frames.frameAt(101), 3, 1)).toEqual([0, 255, 0, 255]);
+    expect(at(frames.frameAt(150), 3, 1)).toEqual([0, 255, 0, 255]);
   });
 });

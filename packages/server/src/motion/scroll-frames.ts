@@ -5,7 +5,7 @@
  * scroll position. Pure pixels: no browser, no compose.
  */
 import sharp, { type Sharp } from 'sharp';
-import type { RawImage } from '../image/raw-image.ts';
+import { isOpaque, type RawImage } from '../image/raw-image.ts';
 
 /** A pinned part of the page, decoded (device pixels, RGBA with transparency around it). */
 export interface DecodedLayer {
@@ -14,6 +14,9 @@ export interface DecodedLayer {
   rect: { x: number; top: number; width: number; height: number };
   position: 'fixed' | 'sticky';
   stickTop: number;
+  /** Drawn in frames at scroll `y` with `shownFrom < y <= shownUntil` (CSS px). */
+  shownFrom: number;
+  shownUntil: number;
 }
 
 /** The screen of the scene: which capture pixels it shows (`crop`, of one viewport) and at what size. */
@@ -23,7 +26,10 @@ export interface ScreenFit {
 }
 
 export interface ScrollFrames {
-  /** The screen at `scrollY` CSS px (0 < scrollY <= end), `rect` in size, RGBA. */
+  /**
+   * The screen at `scrollY` CSS px (0 < scrollY <= end), `rect` in size, RGBA; `opaque` set
+   * (known once per clip, so no frame is scanned for it).
+   */
   frameAt(scrollY: number): RawImage;
 }
 
@@ -103,6 +109,8 @@ export async function prepareScrollFrames(
         : await toRaw(open(layer.image).resize(width, height, { fit: 'fill', kernel: 'lanczos3' }));
     fittedLayers.push({ image, source: layer, x: Math.round((layer.rect.x * dpr - crop.x) * sx) });
   }
+  // Checked once for the clip: pinned parts drawn over an opaque page keep it opaque.
+  const opaque = isOpaque(column.data);
   const rowBytes = rect.width * 4;
   const lastTop = column.height - rect.height;
 
@@ -111,15 +119,17 @@ export async function prepareScrollFrames(
       const top = Math.min(lastTop, Math.max(0, Math.round((crop.y + scrollY * dpr) * sy)));
       const rows = column.data.subarray(top * rowBytes, (top + rect.height) * rowBytes);
       if (fittedLayers.length === 0)
-        return { data: rows, width: rect.width, height: rect.height, channels: 4 };
+        return { data: rows, width: rect.width, height: rect.height, channels: 4, opaque };
       const frame: RawImage = {
         data: Buffer.from(rows),
         width: rect.width,
         height: rect.height,
         channels: 4,
+        opaque,
       };
       for (const layer of fittedLayers) {
         const { source } = layer;
+        if (scrollY <= source.shownFrom || scrollY > source.shownUntil) continue;
         const viewportTop =
           source.position === 'fixed'
             ? source.rect.top

@@ -9,6 +9,7 @@ import type {
   ComposeSceneInput,
   ComposeStage,
   MotionInput,
+  MotionShot,
   ResolvedStyle,
   ShotFrame,
 } from '../compose/index.ts';
@@ -28,7 +29,7 @@ export interface RenderStages {
   store(key: string, file: RenderedFile, signal?: AbortSignal): Promise<void>;
   blobKey(id: string, format: RequestFormat): string;
   /** The motion stage: a styled video from the capture (absent: motion is not available here). */
-  animate?(input: MotionInput, capture: PageCapture, signal: AbortSignal): Promise<AnimatedVideo>;
+  animate?(input: MotionInput, shot: MotionShot, signal: AbortSignal): Promise<AnimatedVideo>;
   /**
    * The AI step (after capture, before compose): its choices from the page's signals and the
    * plan. Absent: a plan is an error (app.ts always supplies it).
@@ -221,7 +222,13 @@ async function animateRender(
   const animated = await timed(timings, 'animate', () =>
     animate(
       { style, captureDpr: job.page.deviceScaleFactor, viewport: job.page.viewport, motion },
-      capture,
+      // Plain data: the motion stage does not know the browser stage's types.
+      {
+        png: capture.png,
+        finalUrl: capture.finalUrl,
+        title: capture.title,
+        ...(capture.scroll ? { scroll: capture.scroll } : {}),
+      },
       signal,
     ),
   );

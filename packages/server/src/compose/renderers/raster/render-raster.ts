@@ -172,7 +172,9 @@ export async function renderRaster(scene: Scene, screenshot: RawPixels, deps: Ra
     fittedScreenshot(screenshot, scene.screenshot),
   ]);
   await drawFrame(canvas, scene.frame, scene, shot);
-  drawScreenshot(canvas, shot, scene.screenshot);
+  // Cropping and fitting keep an opaque screenshot opaque: what its producer knows holds.
+  const opaque = screenshot.channels === 3 || screenshot.opaque === true ? true : undefined;
+  drawScreenshot(canvas, shot, scene.screenshot, opaque);
   const border = scene.frame.border;
   if (border?.kind === 'rim' && border.width > 0) {
     const { rect, radius } = scene.screenshot;

@@ -19,13 +19,15 @@ function cornerCoverage(px: number, py: number, r: Rect, s: SceneScreenshot): nu
 
 /**
  * Copies the screenshot in row by row (memcpy for opaque runs, clipped to the canvas); only the
- * corner zones are blended through the anti-aliased rounded mask.
+ * corner zones are blended through the anti-aliased rounded mask. `opaque`: whether every pixel
+ * is, when the caller knows (a video's frames: checked once per clip, not per frame); else the
+ * pixels are scanned.
  */
-export function drawScreenshot(canvas: RawImage, pixels: Buffer, s: SceneScreenshot): void {
+export function drawScreenshot(canvas: RawImage, pixels: Buffer, s: SceneScreenshot, opaque?: boolean): void {
   const { rect } = s;
   const radius = s.corners ? Math.max(...s.corners) : s.radius;
   const corner = Math.min(Math.ceil(radius) + 1, Math.floor(rect.width / 2));
-  const fast = isOpaque(pixels);
+  const fast = opaque ?? isOpaque(pixels);
   const left = Math.max(0, -rect.x);
   const right = Math.min(rect.width, canvas.width - rect.x);
   const blend = (x: number, y: number, mask: boolean) => {
