@@ -185,22 +185,9 @@ function withoutNulls<T extends object>(value: T): Partial<T> {
 export function resolvedParamsOf(capture: ResolvedCapture): Record<string, unknown> {
   const { page, output } = capture;
   return {
-    url: page.url,
-    viewport: page.viewport,
-    capture_dpr: page.deviceScaleFactor,
-    user_agent: page.userAgent ?? null,
-    emulate_mobile: page.isMobile,
-    emulate_touch: page.hasTouch,
-    wait_for: page.waitFor ?? null,
+    ...pageParamsOf(page),
     block: page.block,
-    inject_css: page.injectCss ?? null,
-    dark_mode: page.darkMode,
-    full_page: page.fullPage,
     full_page_max_height: CAPTURE_LIMITS.fullPageMaxCssPx,
-    hide_selectors: page.hideSelectors,
-    selector: page.selector ?? null,
-    // Only when given, so the results cached before `element` existed keep their keys.
-    ...(page.element !== undefined ? { element: page.element } : {}),
     ...controlsParamsOf(page),
     // Unstyled captures show only the output settings given (as before nulls were kept).
     output: capture.style ? output : withoutNulls(output),
@@ -224,27 +211,32 @@ export function resolvedParamsOf(capture: ResolvedCapture): Record<string, unkno
   };
 }
 
+/** The page fields of `resolved_params` a capture and each shot of a scene share. */
+function pageParamsOf(page: PageCaptureOptions): Record<string, unknown> {
+  return {
+    url: page.url,
+    viewport: page.viewport,
+    capture_dpr: page.deviceScaleFactor,
+    user_agent: page.userAgent ?? null,
+    emulate_mobile: page.isMobile,
+    emulate_touch: page.hasTouch,
+    wait_for: page.waitFor ?? null,
+    inject_css: page.injectCss ?? null,
+    dark_mode: page.darkMode,
+    full_page: page.fullPage,
+    hide_selectors: page.hideSelectors,
+    selector: page.selector ?? null,
+    // Only when given, so the results cached before `element` existed keep their keys.
+    ...(page.element !== undefined ? { element: page.element } : {}),
+  };
+}
+
 /** A scene's part of `resolved_params`: its arrangement, and each shot's page and frame. */
 function sceneParamsOf(scene: ResolvedScene): Record<string, unknown> {
   return {
     layout: scene.layout,
     spacing: scene.spacing,
     alignment: scene.alignment,
-    shots: scene.shots.map(({ page, frame }) => ({
-      url: page.url,
-      viewport: page.viewport,
-      capture_dpr: page.deviceScaleFactor,
-      user_agent: page.userAgent ?? null,
-      emulate_mobile: page.isMobile,
-      emulate_touch: page.hasTouch,
-      wait_for: page.waitFor ?? null,
-      inject_css: page.injectCss ?? null,
-      dark_mode: page.darkMode,
-      full_page: page.fullPage,
-      hide_selectors: page.hideSelectors,
-      selector: page.selector ?? null,
-      ...(page.element !== undefined ? { element: page.element } : {}),
-      ...frame,
-    })),
+    shots: scene.shots.map(({ page, frame }) => ({ ...pageParamsOf(page), ...frame })),
   };
 }

@@ -13,7 +13,6 @@ import type { Insertable } from 'kysely';
 import { utcMonth } from '../auth/accounts.ts';
 import type { Principal } from '../auth/authenticate.ts';
 import type { CaptureService, TargetChecker } from '../captures/capture-service.ts';
-import { serialiseResolvedCapture } from '../captures/resolved-capture.ts';
 import { type Clock, isoNow } from '../clock.ts';
 import type { BatchesRepository, BatchJobState, BatchRow } from '../db/batches-repository.ts';
 import type { JobRow, WebhookDeliveryRow } from '../db/jobs-repository.ts';
@@ -22,7 +21,7 @@ import { AppError, invalidParam, notFound } from '../errors/app-error.ts';
 import { invalidParamsFromZod } from '../http/error-response.ts';
 import { newId, newInternalId } from '../ids.ts';
 import type { JobQueue } from '../queue/job-queue.ts';
-import type { CaptureJobPayload } from './job-service.ts';
+import { type CaptureJobPayload, pendingJobRow } from './job-service.ts';
 import type { WebhookJobPayload } from './webhook-delivery.ts';
 
 export interface BatchServiceDeps {
@@ -144,22 +143,7 @@ export function createBatchService(deps: BatchServiceDeps) {
         const reservationId = newInternalId('crd');
         entries.push({ id: reservationId, kind: capture.kind, amount });
         jobs.push({
-          id: newId('job'),
-          user_id: principal.userId,
-          api_key_id: principal.keyId,
-          api_key_mode: principal.mode,
-          project_id: capture.projectId,
-          status: 'pending',
-          request: serialiseResolvedCapture(capture),
-          result: null,
-          error: null,
-          webhook_url: delivery.webhookUrl,
-          webhook_status: null,
-          reservation_id: reservationId,
-          reservation_amount: amount,
-          capture_id: newId('capture'),
-          created_at: now,
-          completed_at: null,
+          ...pendingJobRow(principal, capture, { id: reservationId, amount }, delivery.webhookUrl, now),
           batch_id: batchId,
           batch_index: index,
           batch_look: look,

@@ -39,6 +39,37 @@ export function toJob(row: JobRow): Job {
   };
 }
 
+/**
+ * The row of a job accepted and not yet run: its payload is the plan, its credits the reservation.
+ * One shape for a single async capture and each render of a batch (which adds its own columns).
+ */
+export function pendingJobRow(
+  principal: Principal,
+  capture: ResolvedCapture,
+  reservation: ReservationRef,
+  webhookUrl: string | null,
+  now: string,
+) {
+  return {
+    id: newId('job'),
+    user_id: principal.userId,
+    api_key_id: principal.keyId,
+    api_key_mode: principal.mode,
+    project_id: capture.projectId,
+    status: 'pending' as const,
+    request: serialiseResolvedCapture(capture),
+    result: null,
+    error: null,
+    webhook_url: webhookUrl,
+    webhook_status: null,
+    reservation_id: reservation.id,
+    reservation_amount: reservation.amount,
+    capture_id: newId('capture'),
+    created_at: now,
+    completed_at: null,
+  };
+}
+
 /** Async captures: accept (record + queue), read back, and re-queue unfinished ones at start. */
 export function createJobService(deps: JobServiceDeps) {
   const { jobs, queue, clock } = deps;
@@ -55,25 +86,9 @@ export function createJobService(deps: JobServiceDeps) {
     reservation: ReservationRef,
     webhookUrl: string | null,
   ): Promise<JobAccepted> {
-    const id = newId('job');
-    await jobs.insert({
-      id,
-      user_id: principal.userId,
-      api_key_id: principal.keyId,
-      api_key_mode: principal.mode,
-      project_id: capture.projectId,
-      status: 'pending',
-      request: serialiseResolvedCapture(capture),
-      result: null,
-      error: null,
-      webhook_url: webhookUrl,
-      webhook_status: null,
-      reservation_id: reservation.id,
-      reservation_amount: reservation.amount,
-      capture_id: newId('capture'),
-      created_at: isoNow(clock),
-      completed_at: null,
-    });
+    const row = pendingJobRow(principal, capture, reservation, webhookUrl, isoNow(clock));
+    const { id } = row;
+    await jobs.insert(row);
     // A queue that is down (Redis restarting) must not hold the 202: the record is the job, and
     // the sweeper (job-sweeper.ts) queues it again if this enqueue never lands.
     const enqueued = queue.enqueue(id, { jobId: id });
