@@ -1,9 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, SqliteDialect } from 'kysely';
 import type { DatabaseConfig } from '../config/load-config.ts';
 import { tagDependency } from '../errors/dependency-outage.ts';
+import { CurrentSchemaPostgresDialect } from './current-schema-dialect.ts';
 import { migrateToLatest } from './migrations.ts';
 import type { Database, Db } from './tables.ts';
 
@@ -83,7 +84,7 @@ export async function openDatabase(
       throw tagDependency(error, 'database');
     });
   }) as typeof pool.connect;
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Database>({ dialect: new CurrentSchemaPostgresDialect({ pool }) });
   await migrateToLatest(db as Kysely<unknown>, schema);
   return { db, engine: 'postgres', close: () => db.destroy() };
 }
