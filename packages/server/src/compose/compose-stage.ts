@@ -7,6 +7,7 @@ import type { PageRunner } from './renderers/browser/render-in-browser.ts';
 import { renderInBrowser } from './renderers/browser/render-in-browser.ts';
 import type { BrowserTextDrawer } from './renderers/browser/text-in-browser.ts';
 import type { ComposeCache } from './renderers/compose-cache.ts';
+import { drawFrameLayer } from './renderers/raster/frame-layer.ts';
 import { renderRaster } from './renderers/raster/render-raster.ts';
 import { buildScene, sceneGeometry } from './scene.ts';
 import { buildSceneGroup, sceneGroupGeometry } from './scene-group.ts';
@@ -273,13 +274,32 @@ async function composeSceneGroup(
   ]);
   signal.throwIfAborted();
   const image = canvas as RawImage;
+  // Without a camera or depth blur the shots go straight onto the canvas; with them, flat into
+  // the group layer, which is then blurred and turned as one (the same code as a shot's frame layer).
+  const plane = group.layer;
+  const under: RawImage = plane
+    ? {
+        data: Buffer.alloc(plane.rect.width * plane.rect.height * 4),
+        width: plane.rect.width,
+        height: plane.rect.height,
+        channels: 4,
+      }
+    : image;
+  const origin = plane ? plane.rect : { x: 0, y: 0 };
   group.shots.forEach((shot, i) => {
     const layer = layers[i] as RawImage;
     warpOnto(
-      image,
-      { data: layer.data, width: layer.width, height: layer.height, x: shot.x, y: shot.y },
+      under,
+      {
+        data: layer.data,
+        width: layer.width,
+        height: layer.height,
+        x: shot.x - origin.x,
+        y: shot.y - origin.y,
+      },
       [1, 0, 0, 0, 1, 0, 0, 0, 1],
     );
   });
+  if (plane) await drawFrameLayer(image, under, plane);
   return { image, warnings: [...new Set(warnings)], resolved: { canvas: sceneGroupGeometry(group) } };
 }
