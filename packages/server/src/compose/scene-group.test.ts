@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { resolveStyle } from '../captures/resolve/resolve-style.ts';
 import { ComposeError } from './compose-error.ts';
 import { rectsOverlap } from './scene.ts';
-import { buildSceneGroup, type GroupShotFrame } from './scene-group.ts';
+import { buildSceneGroup, type GroupShotFrame, sceneGroupGeometry } from './scene-group.ts';
 
 const phone: GroupShotFrame = {
   device: 'iphone-16-pro',
@@ -100,5 +100,59 @@ describe('the scene model of several shots', () => {
     const group = buildSceneGroup(resolveStyle({}), arrangement('side-by-side'), shots);
     expect(group.backdrop.canvas.width).toBeLessThanOrEqual(2400 + 2 * 64);
     expect(group.backdrop.canvas.height).toBeGreaterThan(200);
+  });
+});
+
+describe('one camera for the whole scene (issue 38)', () => {
+  it.each([
+    ['tilt-left', 'side-by-side'],
+    ['iso-right', 'fan'],
+    ['tilt-down', 'overlap'],
+    ['tilt-right-strong', 'grid'],
+  ] as const)(
+    '%s on %s: one camera turns the group; every projected frame stays on the canvas, clear of the title',
+    (perspective, layout) => {
+      const group = buildSceneGroup(
+        resolveStyle({ title: 'Every screen', canvas: 'og', perspective }),
+        arrangement(layout),
+        shots,
+      );
+      const camera = group.layer?.camera;
+      expect(camera).toBeDefined();
+      const { width, height } = group.backdrop.canvas;
+      // The shots themselves are drawn flat (a fan only turns them in their plane).
+      for (const shot of group.shots) {
+        const own = shot.scene.layer?.camera?.values;
+        if (own) expect([own.tilt_x, own.tilt_y]).toEqual([0, 0]);
+      }
+      const geometry = sceneGroupGeometry(group) as { shots: { frame_quad: { x: number; y: number }[] }[] };
+      const title = group.backdrop.texts.find((t) => t.role === 'title')?.box;
+      if (!title) throw new Error('no title');
+      for (const shot of geometry.shots) {
+        expect(shot.frame_quad).toHaveLength(4);
+        for (const p of shot.frame_quad) {
+          expect(p.x).toBeGreaterThanOrEqual(0);
+          expect(p.y).toBeGreaterThanOrEqual(0);
+          expect(p.x).toBeLessThanOrEqual(width);
+          expect(p.y).toBeLessThanOrEqual(height);
+        }
+        const ys = shot.frame_quad.map((p) => p.y);
+        expect(Math.min(...ys)).toBeGreaterThanOrEqual(title.y + title.height);
+      }
+      // The group layer holds every shot's canvas (shadows included).
+      const rect = group.layer?.rect;
+      for (const shot of group.shots) {
+        expect(shot.x).toBeGreaterThanOrEqual(rect?.x ?? Number.NaN);
+        expect(shot.x + shot.scene.canvas.width).toBeLessThanOrEqual((rect?.x ?? 0) + (rect?.width ?? 0));
+      }
+    },
+  );
+
+  it('depth blur alone blurs across the group, not each shot; no camera or blur: no group layer', () => {
+    const blurred = buildSceneGroup(resolveStyle({ depth_blur: 40 }), arrangement('side-by-side'), shots);
+    expect(blurred.layer?.camera).toBeNull();
+    expect(blurred.layer?.depthBlur).not.toBeNull();
+    expect(blurred.shots.every((shot) => shot.scene.layer === null)).toBe(true);
+    expect(buildSceneGroup(resolveStyle({}), arrangement('side-by-side'), shots).layer).toBeNull();
   });
 });
