@@ -159,3 +159,23 @@ export const SCENE_CAMERA_GALLERY: Record<string, SceneCase> = {
     ],
   },
 };
+
+/** A watermark drawn once on the scene: in the band below the content, or over the shots when no band is free. */
+export const SCENE_WATERMARK_GALLERY: Record<string, SceneCase> = {
+  'scene-watermark-side-by-side': {
+    request: { background_preset: 'ocean', title: 'Ship faster', watermark: 'vitrine.dev', padding: 64 },
+    scene: { layout: 'side-by-side', spacing: 48, alignment: 'end' },
+    shots: [
+      { page: 'desktop', frame: { device: 'macbook-air-13' } },
+      { page: 'mobile', frame: { device: 'iphone-16' } },
+    ],
+  },
+  'scene-watermark-over-shots': {
+    request: { background_preset: 'dusk', watermark: 'vitrine.dev', padding: 16, perspective: 'tilt-right' },
+    scene: { layout: 'cascade', spacing: 48, alignment: 'end' },
+    shots: [
+      { page: 'window', frame: { device: 'browser-windows' } },
+      { page: 'window', frame: { device: 'browser-macos' } },
+    ],
+  },
+};

@@ -259,15 +259,19 @@ async function composeSceneGroup(
     .map((field) => `${field} is accepted but not rendered by this server yet`);
   if (style.title_position === 'overlay-bottom' && style.title)
     warnings.push('title_position overlay-bottom: a scene has no one screenshot to lay it over; drawn below');
-  if (style.watermark) warnings.push('watermark is accepted but not drawn on a scene of several shots yet');
   const { renderer, warnings: fallback } = rendererFor(deps, style.compose_mode);
   warnings.push(...fallback);
   if (renderer === deps.renderers.satori) {
-    for (const drawn of [group.backdrop, ...group.shots.map((shot) => shot.scene)])
+    for (const drawn of [
+      group.backdrop,
+      ...group.shots.map((shot) => shot.scene),
+      ...(group.overlay ? [group.overlay] : []),
+    ])
       warnings.push(...(await unrenderableText(drawn, fonts, deps.scriptsInBrowser === true)));
   }
-  const [canvas, ...layers] = await Promise.all([
+  const [canvas, overlay, ...layers] = await Promise.all([
     renderer(group.backdrop, screenshots[0] as RawImage, signal, backgroundImage),
+    group.overlay ? renderer(group.overlay, screenshots[0] as RawImage, signal, undefined) : null,
     ...group.shots.map((shot) =>
       renderer(shot.scene, screenshots[shot.index] as RawImage, signal, undefined),
     ),
@@ -301,5 +305,6 @@ async function composeSceneGroup(
     );
   });
   if (plane) await drawFrameLayer(image, under, plane);
+  if (overlay) warpOnto(image, { ...overlay, x: 0, y: 0 }, [1, 0, 0, 0, 1, 0, 0, 0, 1]);
   return { image, warnings: [...new Set(warnings)], resolved: { canvas: sceneGroupGeometry(group) } };
 }

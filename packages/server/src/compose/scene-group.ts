@@ -18,8 +18,8 @@ import { planDepthBlur } from './effects/depth-blur-mask.ts';
 import { buildScene, type ScreenshotInfo } from './scene.ts';
 import { layoutScene, NO_EXTRA_ROOM, type SceneOptions } from './scene-layout.ts';
 import { sceneBackground } from './scene-paint.ts';
-import { buildFreeText, buildTitleBlock } from './scene-text.ts';
-import { place } from './scene-text-placement.ts';
+import { buildFreeText, buildTitleBlock, buildWatermark } from './scene-text.ts';
+import { place, placeWatermark } from './scene-text-placement.ts';
 import type { Rect, Scene, SceneLayer, SceneText } from './scene-types.ts';
 import { SHADOW_PRESET_VALUES, type ShadowSpec } from './shadow-presets.ts';
 import type { ResolvedStyle } from './style-types.ts';
@@ -60,6 +60,8 @@ export interface SceneGroup {
   /** Back to front. */
   shots: PlacedShot[];
   layer: SceneLayer | null;
+  /** Texts drawn over the shots (a watermark with no band of the canvas free for it), or null. */
+  overlay: Scene | null;
 }
 
 /** Largest content of a scene without a fixed canvas, CSS px: three laptops side by side stay sane. */
@@ -407,18 +409,49 @@ export function buildSceneGroup(
   const groupY = titleFirst && !overlay ? top + title.blockH : top;
   const groupX = (W - extent.width) / 2;
   const texts: SceneText[] = [];
+  /** Title block and free text in CSS px: where the watermark must not go. */
+  const taken: Rect[] = [];
   const block = title.block;
   if (block) {
     const blockX = left ? Math.min(groupX, P + (W - 2 * P - block.width) / 2) : (W - block.width) / 2;
     const blockY = titleFirst && !overlay ? top : groupY + extent.height + title.gap;
-    for (const item of block.items) texts.push(place(item, blockX, blockY, px));
+    for (const item of block.items) {
+      texts.push(place(item, blockX, blockY, px));
+      taken.push({ x: item.x + blockX, y: item.y + blockY, width: item.width, height: item.height });
+    }
   }
-  const free = buildFreeText(s, W, H, measure);
-  if (free) {
-    const x = Math.max(0, Math.min(free.x, W - free.width));
-    const y = Math.max(0, Math.min(free.y, H - free.height));
-    texts.push(place({ ...free, x, y }, 0, 0, px));
+  const built = buildFreeText(s, W, H, measure);
+  const free = built
+    ? {
+        ...built,
+        x: Math.max(0, Math.min(built.x, W - built.width)),
+        y: Math.max(0, Math.min(built.y, H - built.height)),
+      }
+    : null;
+  if (free) taken.push(free);
+  // The watermark, once for the scene, where a single shot's goes: in the band below (or above)
+  // the content at its right edge, clear of the texts; with no band, over the bottom-right
+  // corner of the shots, drawn over them (the overlay scene).
+  const over: SceneText[] = [];
+  const mark = buildWatermark(s, measure);
+  if (mark) {
+    const text = placeWatermark(mark, {
+      canvasHeight: H,
+      padding: P,
+      contentTop: top,
+      contentBottom: top + columnH,
+      left: groupX,
+      right: groupX + extent.width,
+      inner: { x: groupX, y: groupY, width: extent.width, height: extent.height },
+      px,
+      avoid: taken,
+    });
+    if (text.onFrame) {
+      delete text.onFrame;
+      over.push(text);
+    } else texts.push(text);
   }
+  if (free) texts.push(place(free, 0, 0, px));
 
   const slotX = groupX + extent.width / 2;
   const slotY = groupY + extent.height / 2;
@@ -453,7 +486,16 @@ export function buildSceneGroup(
     layer: null,
     unrendered,
   };
-  return { backdrop, shots: placed, layer: groupLayer(s, placed, flat, { x: slotX, y: slotY }, backdrop) };
+  const overlayScene: Scene | null =
+    over.length > 0
+      ? { ...backdrop, background: { kind: 'transparent' }, texts: over, unrendered: [] }
+      : null;
+  return {
+    backdrop,
+    shots: placed,
+    layer: groupLayer(s, placed, flat, { x: slotX, y: slotY }, backdrop),
+    overlay: overlayScene,
+  };
 }
 
 /**
