@@ -156,3 +156,36 @@ describe('one camera for the whole scene (issue 38)', () => {
     expect(buildSceneGroup(resolveStyle({}), arrangement('side-by-side'), shots).layer).toBeNull();
   });
 });
+
+describe('a watermark on a scene (issue 38)', () => {
+  it('is drawn once: in the band below the shots, clear of the title; with no band, over the front shot', () => {
+    const banded = buildSceneGroup(
+      resolveStyle({ title: 'Every screen', watermark: 'vitrine.dev', padding: 64 }),
+      arrangement('side-by-side'),
+      shots,
+    );
+    const marks = banded.backdrop.texts.filter((t) => t.role === 'watermark');
+    expect(marks).toHaveLength(1);
+    expect(banded.overlay).toBeNull();
+    expect(banded.shots.every((shot) => shot.scene.texts.every((t) => t.role !== 'watermark'))).toBe(true);
+    const title = banded.backdrop.texts.find((t) => t.role === 'title')?.box;
+    const mark = marks[0]?.box;
+    if (!title || !mark) throw new Error('missing text');
+    expect(rectsOverlap(mark, title)).toBe(false);
+
+    const tight = buildSceneGroup(
+      resolveStyle({ watermark: 'vitrine.dev', padding: 8 }),
+      arrangement('cascade'),
+      shots.slice(0, 2),
+    );
+    expect(tight.backdrop.texts.some((t) => t.role === 'watermark')).toBe(false);
+    const over = tight.overlay?.texts ?? [];
+    expect(over.map((t) => t.role)).toEqual(['watermark']);
+    const front = tight.shots.at(-1);
+    if (!front || !over[0]) throw new Error('no front shot');
+    const screen = front.scene.screenshot.rect;
+    const box = over[0].box;
+    expect(box.x).toBeGreaterThanOrEqual(screen.x + front.x);
+    expect(box.y + box.height).toBeLessThanOrEqual(screen.y + front.y + screen.height);
+  });
+});

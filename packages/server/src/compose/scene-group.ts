@@ -8,7 +8,7 @@
  * Pure: no I/O.
  */
 import type { SceneAlignment, SceneLayoutName } from '@vitrine/contract';
-import { apply, corners } from './camera/camera-math.ts';
+import { apply, corners, type Point } from './camera/camera-math.ts';
 import { isFlatCamera } from './camera/camera-presets.ts';
 import { placeCamera } from './camera/scene-camera.ts';
 import { layoutProjection } from './camera/scene-layer.ts';
@@ -408,6 +408,28 @@ export function buildSceneGroup(
   const top = P + (H - 2 * P - columnH) / 2;
   const groupY = titleFirst && !overlay ? top + title.blockH : top;
   const groupX = (W - extent.width) / 2;
+  const slotX = groupX + extent.width / 2;
+  const slotY = groupY + extent.height / 2;
+  const placed: PlacedShot[] = order.map((index) => {
+    const shot = shots[index] as (typeof shots)[number];
+    const scene = buildScene(shotStyle(s, shot.frame, k, angles[index] as number, room), shot.info, {
+      measurer: measure,
+    });
+    const spot = spots[index] as Spot;
+    // Laid out flat about the slot's centre; the group layer's camera then turns it there.
+    const cx = (slotX + spot.cx - flat.x - flat.width / 2) * px;
+    const cy = (slotY + spot.cy - flat.y - flat.height / 2) * px;
+    return {
+      index,
+      scene,
+      x: Math.round(cx - scene.canvas.width / 2),
+      y: Math.round(cy - scene.canvas.height / 2),
+    };
+  });
+
+  const canvasPx = { width: Math.round(W * px), height: Math.round(H * px) };
+  const layer = groupLayer(s, placed, flat, { x: slotX, y: slotY }, canvasPx, px);
+
   const texts: SceneText[] = [];
   /** Title block and free text in CSS px: where the watermark must not go. */
   const taken: Rect[] = [];
@@ -442,7 +464,12 @@ export function buildSceneGroup(
       contentBottom: top + columnH,
       left: groupX,
       right: groupX + extent.width,
-      inner: { x: groupX, y: groupY, width: extent.width, height: extent.height },
+      inner: frontScreen(placed, layer, px) ?? {
+        x: groupX,
+        y: groupY,
+        width: extent.width,
+        height: extent.height,
+      },
       px,
       avoid: taken,
     });
@@ -453,29 +480,10 @@ export function buildSceneGroup(
   }
   if (free) texts.push(place(free, 0, 0, px));
 
-  const slotX = groupX + extent.width / 2;
-  const slotY = groupY + extent.height / 2;
-  const placed: PlacedShot[] = order.map((index) => {
-    const shot = shots[index] as (typeof shots)[number];
-    const scene = buildScene(shotStyle(s, shot.frame, k, angles[index] as number, room), shot.info, {
-      measurer: measure,
-    });
-    const spot = spots[index] as Spot;
-    // Laid out flat about the slot's centre; the group layer's camera then turns it there.
-    const cx = (slotX + spot.cx - flat.x - flat.width / 2) * px;
-    const cy = (slotY + spot.cy - flat.y - flat.height / 2) * px;
-    return {
-      index,
-      scene,
-      x: Math.round(cx - scene.canvas.width / 2),
-      y: Math.round(cy - scene.canvas.height / 2),
-    };
-  });
-
   const unrendered: string[] = [];
   if (s.background_style === 'image') unrendered.push('background');
   const backdrop: Scene = {
-    canvas: { width: Math.round(W * px), height: Math.round(H * px), dpr: px, scale: px },
+    canvas: { ...canvasPx, dpr: px, scale: px },
     background: sceneBackground(s),
     shadows: [],
     frame: { rect: EMPTY, radius: 0, fill: null, border: null },
@@ -493,7 +501,7 @@ export function buildSceneGroup(
   return {
     backdrop,
     shots: placed,
-    layer: groupLayer(s, placed, flat, { x: slotX, y: slotY }, backdrop),
+    layer,
     overlay: overlayScene,
   };
 }
@@ -510,18 +518,16 @@ function groupLayer(
   shots: PlacedShot[],
   flat: Rect,
   slot: { x: number; y: number },
-  backdrop: Scene,
+  canvas: { width: number; height: number },
+  px: number,
 ): SceneLayer | null {
-  const px = backdrop.canvas.dpr;
   const frame: Rect = {
     x: (slot.x - flat.width / 2) * px,
     y: (slot.y - flat.height / 2) * px,
     width: flat.width * px,
     height: flat.height * px,
   };
-  const camera = isFlatCamera(s)
-    ? null
-    : placeCamera(s, frame, { x: slot.x * px, y: slot.y * px }, backdrop.canvas);
+  const camera = isFlatCamera(s) ? null : placeCamera(s, frame, { x: slot.x * px, y: slot.y * px }, canvas);
   const depthBlur = planDepthBlur(s, frame, camera?.rotation ?? null);
   if (!camera && !depthBlur) return null;
   const reach = Math.ceil(3 * (depthBlur?.sigmas.at(-1) ?? 0)) + 2;
@@ -540,6 +546,31 @@ function groupLayer(
     height: Math.ceil(Math.max(...rects.map((r) => r.y + r.height))) - y,
   };
   return { rect, camera, depthBlur };
+}
+
+/**
+ * The screen of the front shot as it lands on the canvas (through a fan's turn and the scene's
+ * camera), CSS px: the largest axis-aligned rect inside its corners' quad, or null when the
+ * quad is turned too far for one (then the watermark goes by the group's bounds).
+ */
+function frontScreen(shots: PlacedShot[], layer: SceneLayer | null, px: number): Rect | null {
+  const front = shots.at(-1);
+  if (!front) return null;
+  const { scene, x, y } = front;
+  const r = scene.screenshot.rect;
+  const own = scene.layer?.camera?.matrix;
+  const quad = corners({ ...r }).map((p) => {
+    const q = own ? apply(own, p.x, p.y) : p;
+    const m = layer?.camera?.matrix;
+    return m ? apply(m, q.x + x, q.y + y) : { x: q.x + x, y: q.y + y };
+  });
+  const [tl, tr, br, bl] = quad as [Point, Point, Point, Point];
+  const x0 = Math.max(tl.x, bl.x);
+  const x1 = Math.min(tr.x, br.x);
+  const y0 = Math.max(tl.y, tr.y);
+  const y1 = Math.min(bl.y, br.y);
+  if (x1 - x0 < r.width * 0.5 || y1 - y0 < r.height * 0.5) return null;
+  return { x: x0 / px, y: y0 / px, width: (x1 - x0) / px, height: (y1 - y0) / px };
 }
 
 /** The computed geometry for `resolved_params.canvas` of a scene: each shot's frame and screenshot. */
