@@ -148,6 +148,20 @@ describe('one camera for the whole scene (issue 38)', () => {
     },
   );
 
+  it('every camera preset on every layout lays out, with or without a fixed canvas', () => {
+    for (const camera_preset of ['hero', 'dashboard', 'cinematic', 'detail'] as const)
+      for (const layout of SCENE_LAYOUTS)
+        for (const canvas of [undefined, 'instagram-story'] as const) {
+          const group = buildSceneGroup(
+            resolveStyle({ title: 'T', camera_preset, ...(canvas ? { canvas } : {}) }),
+            arrangement(layout),
+            shots,
+          );
+          expect(group.layer?.camera?.values.tilt_x, `${camera_preset} ${layout}`).toBeGreaterThan(0);
+          expect(group.backdrop.canvas.width).toBeGreaterThan(100);
+        }
+  });
+
   it('depth blur alone blurs across the group, not each shot; no camera or blur: no group layer', () => {
     const blurred = buildSceneGroup(resolveStyle({ depth_blur: 40 }), arrangement('side-by-side'), shots);
     expect(blurred.layer?.camera).toBeNull();
