@@ -105,3 +105,77 @@ export const SCENE_CANVAS_GALLERY: Record<string, SceneCase> = {
 };
 
 export type { ShotPage };
+
+/**
+ * One camera for the whole scene (issue 38): the shots laid out, then the group seen through
+ * the scene's camera as one plane (their shadows on it), with depth blur across the group.
+ */
+export const SCENE_CAMERA_GALLERY: Record<string, SceneCase> = {
+  'scene-camera-overlap-tilt-left': {
+    request: {
+      background_preset: 'midnight',
+      title: 'Work anywhere',
+      perspective: 'tilt-left',
+      padding: 64,
+    },
+    scene: { layout: 'overlap', spacing: 48, alignment: 'end' },
+    shots: [
+      { page: 'desktop', frame: { device: 'macbook-pro-16' } },
+      { page: 'mobile', frame: { device: 'iphone-16-pro' } },
+    ],
+  },
+  'scene-camera-side-by-side-hero-blur': {
+    request: {
+      background_preset: 'aurora',
+      title: 'One product, every screen',
+      camera_preset: 'hero',
+      depth_blur: 40,
+      padding: 64,
+    },
+    scene: { layout: 'side-by-side', spacing: 48, alignment: 'end' },
+    shots: [
+      { page: 'desktop', frame: { device: 'macbook-pro-16' } },
+      { page: 'mobile', frame: { device: 'ipad-air-11' } },
+      { page: 'mobile', frame: { device: 'iphone-16-pro' } },
+    ],
+  },
+  'scene-camera-fan-iso-right': {
+    request: { background_preset: 'sunset', title: 'Three screens, one flow', perspective: 'iso-right' },
+    scene: { layout: 'fan', spacing: 48, alignment: 'center' },
+    shots: [
+      { page: 'mobile', frame: { device: 'iphone-16-pro' } },
+      { page: 'mobile-dark', frame: { device: 'iphone-16-pro' } },
+      { page: 'mobile', frame: { device: 'iphone-16-pro', device_color: 'desert-titanium' } },
+    ],
+  },
+  'scene-camera-og-grid-dashboard': {
+    request: { canvas: 'og', background_preset: 'arctic', title: 'Feature tour', camera_preset: 'dashboard' },
+    scene: { layout: 'grid', spacing: 40, alignment: 'center' },
+    shots: [
+      { page: 'window', frame: { device: 'browser-macos' } },
+      { page: 'window', frame: { device: 'browser-windows' } },
+      { page: 'window', frame: { device: 'browser-minimal' } },
+      { page: 'window', frame: { device: 'browser-macos', device_color: 'dark' } },
+    ],
+  },
+};
+
+/** A watermark drawn once on the scene: in the band below the content, or over the shots when no band is free. */
+export const SCENE_WATERMARK_GALLERY: Record<string, SceneCase> = {
+  'scene-watermark-side-by-side': {
+    request: { background_preset: 'ocean', title: 'Ship faster', watermark: 'vitrine.dev', padding: 64 },
+    scene: { layout: 'side-by-side', spacing: 48, alignment: 'end' },
+    shots: [
+      { page: 'desktop', frame: { device: 'macbook-air-13' } },
+      { page: 'mobile', frame: { device: 'iphone-16' } },
+    ],
+  },
+  'scene-watermark-over-shots': {
+    request: { background_preset: 'dusk', watermark: 'vitrine.dev', padding: 16, perspective: 'tilt-right' },
+    scene: { layout: 'cascade', spacing: 48, alignment: 'end' },
+    shots: [
+      { page: 'window', frame: { device: 'browser-windows' } },
+      { page: 'window', frame: { device: 'browser-macos' } },
+    ],
+  },
+};

@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { compareWithReference } from './image-compare.ts';
-import { SCENE_CANVAS_GALLERY, SCENE_GALLERY } from './scene-gallery-scenes.ts';
+import {
+  SCENE_CAMERA_GALLERY,
+  SCENE_CANVAS_GALLERY,
+  SCENE_GALLERY,
+  SCENE_WATERMARK_GALLERY,
+} from './scene-gallery-scenes.ts';
 import { useSceneKit } from './scene-kit.ts';
 
 describe('scenes (issue 38): every arrangement with two and three shots, and on canvas presets', () => {
@@ -8,6 +13,16 @@ describe('scenes (issue 38): every arrangement with two and three shots, and on 
 
   it.each(Object.entries(SCENE_GALLERY))(
     '%s matches its reference',
+    async (name, c) => {
+      const image = await kit.compose(c, 'satori');
+      const result = await compareWithReference(name, image);
+      expect(result.ok, result.message).toBe(true);
+    },
+    120_000,
+  );
+
+  it.each(Object.entries({ ...SCENE_CAMERA_GALLERY, ...SCENE_WATERMARK_GALLERY }))(
+    '%s: one camera, one watermark for the scene: matches its reference',
     async (name, c) => {
       const image = await kit.compose(c, 'satori');
       const result = await compareWithReference(name, image);

@@ -148,4 +148,117 @@ describe('POST /v1/capture with shots', () => {
     expect(res.json.error.details).toMatchObject({ shot: 1, reason: 'target_unreachable' });
     expect(await usage()).toBe(before);
   });
+
+  const creditsLeft = async () =>
+    (await t.request('GET', '/v1/usage', { key: owner.key })).json.credits_remaining;
+
+  it('queues a scene (async): the job payload is the plan with its shots; the result has the scene size and cost', async () => {
+    const before = await creditsLeft();
+    const body = {
+      url: `${fixtures.origin}/capture/simple.html?scene=async`,
+      canvas: 'og',
+      title: 'Queued scene',
+      perspective: 'tilt-left',
+      shots: [
+        { device: 'macbook-air-13', viewport: { width: 1280, height: 800 } },
+        { url: `${fixtures.origin}/capture/dark.html?scene=async`, device: 'iphone-16' },
+      ],
+      scene: { layout: 'overlap' },
+    };
+    const accepted = await t.request('POST', '/v1/capture', {
+      key: owner.key,
+      json: { ...body, async: true },
+    });
+    expect(accepted.status, accepted.text).toBe(202);
+    // Two page loads reserved at enqueue, like the sync scene's cost.
+    expect(await creditsLeft()).toBe(before - 2);
+    const row = await t.app.database.db
+      .selectFrom('jobs')
+      .select('request')
+      .where('id', '=', accepted.json.job_id)
+      .executeTakeFirstOrThrow();
+    const payload = JSON.parse(row.request) as Record<string, unknown>;
+    // The plan, not the request: no `shots` or `canvas` field, the resolved scene with each shot's page.
+    expect(payload).not.toHaveProperty('shots');
+    expect(payload).not.toHaveProperty('canvas');
+    const scene = payload.scene as { layout: string; shots: { page: { url: string } }[] };
+    expect(scene.layout).toBe('overlap');
+    expect(scene.shots).toHaveLength(2);
+    expect(scene.shots[1]?.page.url).toBe(`${fixtures.origin}/capture/dark.html?scene=async`);
+    expect((payload.style as { output: unknown }).output).toMatchObject({ width: 1200, height: 630 });
+
+    let job:
+      | {
+          status: string;
+          error: string | null;
+          result: { url: string; width: number; height: number; credits_used: number };
+        }
+      | undefined;
+    for (let i = 0; i < 1200; i++) {
+      const res = await t.request('GET', `/v1/jobs/${accepted.json.job_id}`, { key: owner.key });
+      if (res.json.status !== 'pending') {
+        job = res.json;
+        break;
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(job?.status, job?.error ?? 'still pending').toBe('completed');
+    expect(job?.result).toMatchObject({ width: 1200, height: 630, credits_used: 2 });
+    const image = Buffer.from(await (await fetch(job?.result.url as string)).arrayBuffer());
+    const meta = await sharp(image).metadata();
+    expect([meta.width, meta.height]).toEqual([1200, 630]);
+    expect(await creditsLeft()).toBe(before - 2);
+  }, 240_000);
+
+  it('renders a scene as a batch item, charged like the sync scene', async () => {
+    const before = await creditsLeft();
+    const res = await t.request('POST', '/v1/batch', {
+      key: owner.key,
+      json: {
+        items: [
+          {
+            url: `${fixtures.origin}/capture/simple.html?scene=batch`,
+            canvas: 'twitter',
+            shots: [
+              { device: 'browser-macos' },
+              { url: `${fixtures.origin}/capture/dark.html?scene=batch`, device: 'browser-minimal' },
+            ],
+            scene: { layout: 'cascade' },
+            watermark: 'vitrine.dev',
+          },
+          `${fixtures.origin}/capture/simple.html?scene=batch-single`,
+        ],
+      },
+    });
+    expect(res.status, res.text).toBe(202);
+    // The scene reserves its two loads, the single item one.
+    expect(res.json.credits_reserved).toBe(3);
+    let batch:
+      | {
+          status: string;
+          renders: {
+            index: number;
+            status: string;
+            error: string | null;
+            result: { url: string; width: number; height: number; credits_used: number };
+          }[];
+        }
+      | undefined;
+    for (let i = 0; i < 1200; i++) {
+      const poll = await t.request('GET', `/v1/batches/${res.json.id}`, { key: owner.key });
+      expect(poll.status, poll.text).toBe(200);
+      if (poll.json.status === 'completed') {
+        batch = poll.json;
+        break;
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const scene = batch?.renders.find((r) => r.index === 0);
+    expect(scene?.status, scene?.error ?? 'not finished').toBe('completed');
+    expect(scene?.result).toMatchObject({ width: 1200, height: 675, credits_used: 2 });
+    const image = Buffer.from(await (await fetch(scene?.result.url as string)).arrayBuffer());
+    const meta = await sharp(image).metadata();
+    expect([meta.width, meta.height]).toEqual([1200, 675]);
+    expect(await creditsLeft()).toBe(before - 3);
+  }, 240_000);
 });

@@ -95,6 +95,25 @@ try {
         scene: { layout: 'side-by-side', spacing: 40 },
       },
     ],
+    [
+      'scene-camera',
+      {
+        title: 'Seen together',
+        background_preset: 'dusk',
+        perspective: 'tilt-left',
+        depth_blur: 16,
+        depth_blur_type: 'lens',
+        depth_blur_position: 0.85,
+        shots: [
+          { device: 'macbook-air-13', viewport: { width: 1470, height: 956 } },
+          { url: landing, device: 'pixel-9' },
+        ],
+        scene: { layout: 'overlap' },
+        output: undefined,
+        canvas: 'twitter',
+        viewport: undefined,
+      },
+    ],
   ];
   for (const [name, look] of gallery) {
     const res = await t.request('POST', '/v1/capture', {

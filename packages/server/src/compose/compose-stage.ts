@@ -7,6 +7,7 @@ import type { PageRunner } from './renderers/browser/render-in-browser.ts';
 import { renderInBrowser } from './renderers/browser/render-in-browser.ts';
 import type { BrowserTextDrawer } from './renderers/browser/text-in-browser.ts';
 import type { ComposeCache } from './renderers/compose-cache.ts';
+import { drawFrameLayer } from './renderers/raster/frame-layer.ts';
 import { renderRaster } from './renderers/raster/render-raster.ts';
 import { buildScene, sceneGeometry } from './scene.ts';
 import { buildSceneGroup, sceneGroupGeometry } from './scene-group.ts';
@@ -258,28 +259,52 @@ async function composeSceneGroup(
     .map((field) => `${field} is accepted but not rendered by this server yet`);
   if (style.title_position === 'overlay-bottom' && style.title)
     warnings.push('title_position overlay-bottom: a scene has no one screenshot to lay it over; drawn below');
-  if (style.watermark) warnings.push('watermark is accepted but not drawn on a scene of several shots yet');
   const { renderer, warnings: fallback } = rendererFor(deps, style.compose_mode);
   warnings.push(...fallback);
   if (renderer === deps.renderers.satori) {
-    for (const drawn of [group.backdrop, ...group.shots.map((shot) => shot.scene)])
+    for (const drawn of [
+      group.backdrop,
+      ...group.shots.map((shot) => shot.scene),
+      ...(group.overlay ? [group.overlay] : []),
+    ])
       warnings.push(...(await unrenderableText(drawn, fonts, deps.scriptsInBrowser === true)));
   }
-  const [canvas, ...layers] = await Promise.all([
+  const [canvas, overlay, ...layers] = await Promise.all([
     renderer(group.backdrop, screenshots[0] as RawImage, signal, backgroundImage),
+    group.overlay ? renderer(group.overlay, screenshots[0] as RawImage, signal, undefined) : null,
     ...group.shots.map((shot) =>
       renderer(shot.scene, screenshots[shot.index] as RawImage, signal, undefined),
     ),
   ]);
   signal.throwIfAborted();
   const image = canvas as RawImage;
+  // Without a camera or depth blur the shots go straight onto the canvas; with them, flat into
+  // the group layer, which is then blurred and turned as one (the same code as a shot's frame layer).
+  const plane = group.layer;
+  const under: RawImage = plane
+    ? {
+        data: Buffer.alloc(plane.rect.width * plane.rect.height * 4),
+        width: plane.rect.width,
+        height: plane.rect.height,
+        channels: 4,
+      }
+    : image;
+  const origin = plane ? plane.rect : { x: 0, y: 0 };
   group.shots.forEach((shot, i) => {
     const layer = layers[i] as RawImage;
     warpOnto(
-      image,
-      { data: layer.data, width: layer.width, height: layer.height, x: shot.x, y: shot.y },
+      under,
+      {
+        data: layer.data,
+        width: layer.width,
+        height: layer.height,
+        x: shot.x - origin.x,
+        y: shot.y - origin.y,
+      },
       [1, 0, 0, 0, 1, 0, 0, 0, 1],
     );
   });
+  if (plane) await drawFrameLayer(image, under, plane);
+  if (overlay) warpOnto(image, { ...overlay, x: 0, y: 0 }, [1, 0, 0, 0, 1, 0, 0, 0, 1]);
   return { image, warnings: [...new Set(warnings)], resolved: { canvas: sceneGroupGeometry(group) } };
 }

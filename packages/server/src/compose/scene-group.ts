@@ -8,14 +8,19 @@
  * Pure: no I/O.
  */
 import type { SceneAlignment, SceneLayoutName } from '@vitrine/contract';
-import { expandToRatio, heightForWidth } from './canvas-geometry.ts';
+import { apply, corners, type Point } from './camera/camera-math.ts';
+import { isFlatCamera } from './camera/camera-presets.ts';
+import { placeCamera } from './camera/scene-camera.ts';
+import { layoutProjection } from './camera/scene-layer.ts';
+import { expandToRatio, heightForWidth, outsetRect } from './canvas-geometry.ts';
 import { ComposeError } from './compose-error.ts';
+import { planDepthBlur } from './effects/depth-blur-mask.ts';
 import { buildScene, type ScreenshotInfo } from './scene.ts';
 import { layoutScene, NO_EXTRA_ROOM, type SceneOptions } from './scene-layout.ts';
 import { sceneBackground } from './scene-paint.ts';
-import { buildFreeText, buildTitleBlock } from './scene-text.ts';
-import { place } from './scene-text-placement.ts';
-import type { Rect, Scene, SceneText } from './scene-types.ts';
+import { buildFreeText, buildTitleBlock, buildWatermark } from './scene-text.ts';
+import { place, placeWatermark } from './scene-text-placement.ts';
+import type { Rect, Scene, SceneLayer, SceneText } from './scene-types.ts';
 import { SHADOW_PRESET_VALUES, type ShadowSpec } from './shadow-presets.ts';
 import type { ResolvedStyle } from './style-types.ts';
 import { createEstimatingMeasurer, type TextMeasurer } from './text/text-layout.ts';
@@ -44,11 +49,19 @@ export interface PlacedShot {
   y: number;
 }
 
-/** A scene of several shots: the backdrop (background and titles), then the shots in drawing order. */
+/**
+ * A scene of several shots: the backdrop (background and titles), then the shots in drawing
+ * order; with the scene's camera or depth blur, the shots are first drawn flat into `layer.rect`
+ * (whole px of the canvas's space) and that group layer is blurred and seen through the one
+ * camera, like the frame layer of a single shot.
+ */
 export interface SceneGroup {
   backdrop: Scene;
   /** Back to front. */
   shots: PlacedShot[];
+  layer: SceneLayer | null;
+  /** Texts drawn over the shots (a watermark with no band of the canvas free for it), or null. */
+  overlay: Scene | null;
 }
 
 /** Largest content of a scene without a fixed canvas, CSS px: three laptops side by side stay sane. */
@@ -104,7 +117,15 @@ function shotStyle(
     text_enabled: false,
     text_content: null,
     frame_scale: s.frame_scale * k,
-    roll: s.roll + roll,
+    // The scene's camera and depth blur see the whole group (SceneGroup.layer); a shot is only
+    // turned in its plane by the arrangement (a fan).
+    tilt_x: 0,
+    tilt_y: 0,
+    roll,
+    zoom: 1,
+    offset_x: 0,
+    offset_y: 0,
+    depth_blur: 0,
     output: { ...s.output, width: null, height: null },
   };
 }
@@ -271,11 +292,40 @@ export function buildSceneGroup(
   // The arrangement's size is linear in k (sizes scale, spacing does not).
   const e1 = extentAt(1);
   const e2 = extentAt(2);
-  const fit = (availW: number, availH: number) =>
+  const fitFlat = (availW: number, availH: number) =>
     Math.min(
       (availW - (2 * e1.width - e2.width)) / (e2.width - e1.width),
       (availH - (2 * e1.height - e2.height)) / (e2.height - e1.height),
     );
+  // Seen through the scene's one camera, the group takes the room of its projection: the
+  // arrangement's flat extent turned about its centre (what placeCamera centres on the slot).
+  const flatCamera = isFlatCamera(s);
+  const sizeAt = (k: number) => {
+    const e = extentAt(k);
+    const p = layoutProjection(s, e.width, e.height);
+    return { width: p.width, height: p.height };
+  };
+  const fits = (k: number, availW: number, availH: number) => {
+    const p = sizeAt(k);
+    return p.width <= availW && p.height <= availH;
+  };
+  // The projection is not linear in k (the extent's proportions change with it): bisection.
+  const fit = (availW: number, availH: number) => {
+    const flat = fitFlat(availW, availH);
+    if (flatCamera || !(flat > 0)) return flat;
+    let lo = 0;
+    let hi = flat;
+    while (fits(hi, availW, availH) && hi < 1e4) {
+      lo = hi;
+      hi *= 2;
+    }
+    for (let i = 0; i < 48; i++) {
+      const mid = (lo + hi) / 2;
+      if (fits(mid, availW, availH)) lo = mid;
+      else hi = mid;
+    }
+    return lo;
+  };
 
   const P = s.padding;
   const overlay = s.title_position === 'overlay-bottom';
@@ -308,19 +358,19 @@ export function buildSceneGroup(
     W = s.output.width;
     title = blockAt(W - 2 * P);
     k = fit(W - 2 * P, Number.POSITIVE_INFINITY);
-    const natural = Math.ceil(extentAt(k).height + 2 * P + title.blockH);
+    const natural = Math.ceil(sizeAt(k).height + 2 * P + title.blockH);
     H = heightForWidth(W, s.aspect_ratio, natural);
     if (H < natural) k = fit(W - 2 * P, H - 2 * P - title.blockH);
   } else if (s.output.height !== null) {
     H = s.output.height;
     const probe = blockAt(NATURAL_MAX.width);
     k = fit(Number.POSITIVE_INFINITY, H - 2 * P - probe.blockH);
-    title = blockAt(extentAt(k).width);
+    title = blockAt(sizeAt(k).width);
     k = fit(Number.POSITIVE_INFINITY, H - 2 * P - title.blockH);
-    W = Math.ceil(Math.max(extentAt(k).width, title.block?.width ?? 0) + 2 * P);
+    W = Math.ceil(Math.max(sizeAt(k).width, title.block?.width ?? 0) + 2 * P);
   } else {
     k = Math.min(1, fit(NATURAL_MAX.width, NATURAL_MAX.height));
-    const extent = extentAt(k);
+    const extent = sizeAt(k);
     title = blockAt(extent.width);
     const canvas = expandToRatio(
       Math.max(extent.width, title.block?.width ?? 0) + 2 * P,
@@ -352,33 +402,23 @@ export function buildSceneGroup(
   // The column: the title block and the arrangement, centred between the paddings.
   const boxes = boxesAt(k);
   const { spots, order } = arrange(arrangement, boxes);
-  const extent = boundsOf(boxes, spots);
+  const flat = boundsOf(boxes, spots);
+  const extent = sizeAt(k);
   const columnH = extent.height + title.blockH;
   const top = P + (H - 2 * P - columnH) / 2;
   const groupY = titleFirst && !overlay ? top + title.blockH : top;
   const groupX = (W - extent.width) / 2;
-  const texts: SceneText[] = [];
-  const block = title.block;
-  if (block) {
-    const blockX = left ? Math.min(groupX, P + (W - 2 * P - block.width) / 2) : (W - block.width) / 2;
-    const blockY = titleFirst && !overlay ? top : groupY + extent.height + title.gap;
-    for (const item of block.items) texts.push(place(item, blockX, blockY, px));
-  }
-  const free = buildFreeText(s, W, H, measure);
-  if (free) {
-    const x = Math.max(0, Math.min(free.x, W - free.width));
-    const y = Math.max(0, Math.min(free.y, H - free.height));
-    texts.push(place({ ...free, x, y }, 0, 0, px));
-  }
-
+  const slotX = groupX + extent.width / 2;
+  const slotY = groupY + extent.height / 2;
   const placed: PlacedShot[] = order.map((index) => {
     const shot = shots[index] as (typeof shots)[number];
     const scene = buildScene(shotStyle(s, shot.frame, k, angles[index] as number, room), shot.info, {
       measurer: measure,
     });
     const spot = spots[index] as Spot;
-    const cx = (groupX + spot.cx - extent.x) * px;
-    const cy = (groupY + spot.cy - extent.y) * px;
+    // Laid out flat about the slot's centre; the group layer's camera then turns it there.
+    const cx = (slotX + spot.cx - flat.x - flat.width / 2) * px;
+    const cy = (slotY + spot.cy - flat.y - flat.height / 2) * px;
     return {
       index,
       scene,
@@ -387,10 +427,63 @@ export function buildSceneGroup(
     };
   });
 
+  const canvasPx = { width: Math.round(W * px), height: Math.round(H * px) };
+  const layer = groupLayer(s, placed, flat, { x: slotX, y: slotY }, canvasPx, px);
+
+  const texts: SceneText[] = [];
+  /** Title block and free text in CSS px: where the watermark must not go. */
+  const taken: Rect[] = [];
+  const block = title.block;
+  if (block) {
+    const blockX = left ? Math.min(groupX, P + (W - 2 * P - block.width) / 2) : (W - block.width) / 2;
+    const blockY = titleFirst && !overlay ? top : groupY + extent.height + title.gap;
+    for (const item of block.items) {
+      texts.push(place(item, blockX, blockY, px));
+      taken.push({ x: item.x + blockX, y: item.y + blockY, width: item.width, height: item.height });
+    }
+  }
+  const built = buildFreeText(s, W, H, measure);
+  const free = built
+    ? {
+        ...built,
+        x: Math.max(0, Math.min(built.x, W - built.width)),
+        y: Math.max(0, Math.min(built.y, H - built.height)),
+      }
+    : null;
+  if (free) taken.push(free);
+  // The watermark, once for the scene, where a single shot's goes: in the band below (or above)
+  // the content at its right edge, clear of the texts; with no band, over the bottom-right
+  // corner of the shots, drawn over them (the overlay scene).
+  const over: SceneText[] = [];
+  const mark = buildWatermark(s, measure);
+  if (mark) {
+    const text = placeWatermark(mark, {
+      canvasHeight: H,
+      padding: P,
+      contentTop: top,
+      contentBottom: top + columnH,
+      left: groupX,
+      right: groupX + extent.width,
+      inner: frontScreen(placed, layer, px) ?? {
+        x: groupX,
+        y: groupY,
+        width: extent.width,
+        height: extent.height,
+      },
+      px,
+      avoid: taken,
+    });
+    if (text.onFrame) {
+      delete text.onFrame;
+      over.push(text);
+    } else texts.push(text);
+  }
+  if (free) texts.push(place(free, 0, 0, px));
+
   const unrendered: string[] = [];
   if (s.background_style === 'image') unrendered.push('background');
   const backdrop: Scene = {
-    canvas: { width: Math.round(W * px), height: Math.round(H * px), dpr: px, scale: px },
+    canvas: { ...canvasPx, dpr: px, scale: px },
     background: sceneBackground(s),
     shadows: [],
     frame: { rect: EMPTY, radius: 0, fill: null, border: null },
@@ -401,12 +494,89 @@ export function buildSceneGroup(
     layer: null,
     unrendered,
   };
-  return { backdrop, shots: placed };
+  const overlayScene: Scene | null =
+    over.length > 0
+      ? { ...backdrop, background: { kind: 'transparent' }, texts: over, unrendered: [] }
+      : null;
+  return {
+    backdrop,
+    shots: placed,
+    layer,
+    overlay: overlayScene,
+  };
+}
+
+/**
+ * The group layer (issue 38: one camera for the whole scene): the shots' flat arrangement,
+ * `flat` (CSS px, centred on `slot`), turned as one plane by the scene's camera about its
+ * centre and blurred across the group by its depth blur; null when neither is set. Its rect
+ * holds every shot's canvas (shadows included: they lie on the group's plane and turn with it,
+ * as CSS draws the box shadows of a transformed group) and the blur's reach.
+ */
+function groupLayer(
+  s: ResolvedStyle,
+  shots: PlacedShot[],
+  flat: Rect,
+  slot: { x: number; y: number },
+  canvas: { width: number; height: number },
+  px: number,
+): SceneLayer | null {
+  const frame: Rect = {
+    x: (slot.x - flat.width / 2) * px,
+    y: (slot.y - flat.height / 2) * px,
+    width: flat.width * px,
+    height: flat.height * px,
+  };
+  const camera = isFlatCamera(s) ? null : placeCamera(s, frame, { x: slot.x * px, y: slot.y * px }, canvas);
+  const depthBlur = planDepthBlur(s, frame, camera?.rotation ?? null);
+  if (!camera && !depthBlur) return null;
+  const reach = Math.ceil(3 * (depthBlur?.sigmas.at(-1) ?? 0)) + 2;
+  const rects = shots.map((shot) =>
+    outsetRect(
+      { x: shot.x, y: shot.y, width: shot.scene.canvas.width, height: shot.scene.canvas.height },
+      reach,
+    ),
+  );
+  const x = Math.floor(Math.min(...rects.map((r) => r.x)));
+  const y = Math.floor(Math.min(...rects.map((r) => r.y)));
+  const rect = {
+    x,
+    y,
+    width: Math.ceil(Math.max(...rects.map((r) => r.x + r.width))) - x,
+    height: Math.ceil(Math.max(...rects.map((r) => r.y + r.height))) - y,
+  };
+  return { rect, camera, depthBlur };
+}
+
+/**
+ * The screen of the front shot as it lands on the canvas (through a fan's turn and the scene's
+ * camera), CSS px: the largest axis-aligned rect inside its corners' quad, or null when the
+ * quad is turned too far for one (then the watermark goes by the group's bounds).
+ */
+function frontScreen(shots: PlacedShot[], layer: SceneLayer | null, px: number): Rect | null {
+  const front = shots.at(-1);
+  if (!front) return null;
+  const { scene, x, y } = front;
+  const r = scene.screenshot.rect;
+  const own = scene.layer?.camera?.matrix;
+  const quad = corners({ ...r }).map((p) => {
+    const q = own ? apply(own, p.x, p.y) : p;
+    const m = layer?.camera?.matrix;
+    return m ? apply(m, q.x + x, q.y + y) : { x: q.x + x, y: q.y + y };
+  });
+  const [tl, tr, br, bl] = quad as [Point, Point, Point, Point];
+  const x0 = Math.max(tl.x, bl.x);
+  const x1 = Math.min(tr.x, br.x);
+  const y0 = Math.max(tl.y, tr.y);
+  const y1 = Math.min(bl.y, br.y);
+  if (x1 - x0 < r.width * 0.5 || y1 - y0 < r.height * 0.5) return null;
+  return { x: x0 / px, y: y0 / px, width: (x1 - x0) / px, height: (y1 - y0) / px };
 }
 
 /** The computed geometry for `resolved_params.canvas` of a scene: each shot's frame and screenshot. */
 export function sceneGroupGeometry(group: SceneGroup): Record<string, unknown> {
   const { canvas, texts } = group.backdrop;
+  const camera = group.layer?.camera ?? null;
   const moved = (r: Rect, x: number, y: number) => ({ ...r, x: r.x + x, y: r.y + y });
   return {
     width: canvas.width,
@@ -421,6 +591,14 @@ export function sceneGroupGeometry(group: SceneGroup): Record<string, unknown> {
         screenshot: moved(scene.screenshot.rect, x, y),
         ...(scene.device ? { device: scene.device.device, device_color: scene.device.color } : {}),
         ...(scene.layer?.camera ? { rotated: true } : {}),
+        ...(camera
+          ? {
+              // Where the frame landed through the scene's camera (a fanned shot's own turn first).
+              frame_quad: (scene.layer?.camera?.quad ?? corners(scene.frame.rect)).map((p) =>
+                apply(camera.matrix, p.x + x, p.y + y),
+              ),
+            }
+          : {}),
       })),
     texts: texts.map((t) => ({ role: t.role, box: t.box, size: t.size, lines: t.lines })),
   };
