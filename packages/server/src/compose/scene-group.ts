@@ -16,12 +16,12 @@ import { expandToRatio, heightForWidth, outsetRect } from './canvas-geometry.ts'
 import { ComposeError } from './compose-error.ts';
 import { planDepthBlur } from './effects/depth-blur-mask.ts';
 import { buildScene, type ScreenshotInfo } from './scene.ts';
-import { layoutScene, NO_EXTRA_ROOM, type SceneOptions } from './scene-layout.ts';
+import { assertOutputSize, layoutScene, NO_EXTRA_ROOM, type SceneOptions } from './scene-layout.ts';
 import { sceneBackground } from './scene-paint.ts';
 import { buildFreeText, buildTitleBlock, buildWatermark } from './scene-text.ts';
 import { place, placeWatermark } from './scene-text-placement.ts';
 import type { Rect, Scene, SceneLayer, SceneText } from './scene-types.ts';
-import { SHADOW_PRESET_VALUES, type ShadowSpec } from './shadow-presets.ts';
+import { keyShadowOf, SHADOW_PRESET_VALUES } from './shadow-presets.ts';
 import type { ResolvedStyle } from './style-types.ts';
 import { createEstimatingMeasurer, type TextMeasurer } from './text/text-layout.ts';
 
@@ -75,14 +75,7 @@ const EMPTY: Rect = { x: 0, y: 0, width: 0, height: 0 };
 /** Room around a shot for its shadow to fade out in, CSS px (shadows are not scaled with the shot). */
 function shadowRoom(s: ResolvedStyle): number {
   if (s.shadow === 'none' && s.shadow_opacity === 0) return 4;
-  const key: ShadowSpec = {
-    color: s.shadow_color,
-    blur: s.shadow_blur,
-    offset_x: s.shadow_offset_x,
-    offset_y: s.shadow_offset_y,
-    spread: s.shadow_spread,
-    opacity: s.shadow_opacity,
-  };
+  const key = keyShadowOf(s);
   const layers = [key, ...(s.shadow === 'none' ? [] : SHADOW_PRESET_VALUES[s.shadow].ambient)];
   const reach = Math.max(
     ...layers.map(
@@ -386,18 +379,7 @@ export function buildSceneGroup(
       `Leaves no room for the shots in a ${W}x${H} output; lower padding, spacing or title sizes`,
     );
   }
-  const maxSide = options.maxSide ?? 16_384;
-  const maxPixels = options.maxPixels ?? 64_000_000;
-  if (W * px > maxSide || H * px > maxSide || W * H * px * px > maxPixels) {
-    throw new ComposeError(
-      'too_large',
-      `The composed image would be ${W * px}x${H * px} px, over the limit`,
-      {
-        max_side: maxSide,
-        max_pixels: maxPixels,
-      },
-    );
-  }
+  assertOutputSize(W, H, px, options);
 
   // The column: the title block and the arrangement, centred between the paddings.
   const boxes = boxesAt(k);

@@ -188,15 +188,7 @@ export function layoutScene(
   }
   const W = canvas.width;
   const H = canvas.height;
-  const maxSide = options.maxSide ?? 16_384;
-  const maxPixels = options.maxPixels ?? 64_000_000;
-  if (W * px > maxSide || H * px > maxSide || W * H * px * px > maxPixels) {
-    throw new ComposeError(
-      'too_large',
-      `The composed image would be ${W * px}x${H * px} px, over the limit`,
-      { max_side: maxSide, max_pixels: maxPixels },
-    );
-  }
+  assertOutputSize(W, H, px, options);
 
   // Content column centred; auto_balance moves it against the shadow so the pair looks centred.
   let cx = (W - l.contentW) / 2;
@@ -242,4 +234,17 @@ export function layoutScene(
     slot,
     frame: frameCss,
   };
+}
+
+/** A `too_large` ComposeError when a W x H CSS px canvas at `px` device pixels exceeds the limits. */
+export function assertOutputSize(W: number, H: number, px: number, options: SceneOptions): void {
+  const maxSide = options.maxSide ?? 16_384;
+  const maxPixels = options.maxPixels ?? 64_000_000;
+  if (W * px > maxSide || H * px > maxSide || W * H * px * px > maxPixels) {
+    throw new ComposeError(
+      'too_large',
+      `The composed image would be ${W * px}x${H * px} px, over the limit`,
+      { max_side: maxSide, max_pixels: maxPixels },
+    );
+  }
 }

@@ -8,7 +8,7 @@ import { outsetRect } from './canvas-geometry.ts';
 import { parseCssColor, type Rgba, withAlpha } from './css/css-color.ts';
 import { parseCssGradient } from './css/css-gradient.ts';
 import type { Rect, SceneBackground, SceneShadow } from './scene-types.ts';
-import { SHADOW_PRESET_VALUES } from './shadow-presets.ts';
+import { keyShadowOf, SHADOW_PRESET_VALUES } from './shadow-presets.ts';
 import type { ResolvedStyle } from './style-types.ts';
 
 export const WHITE: Rgba = { r: 255, g: 255, b: 255, a: 1 };
@@ -49,14 +49,7 @@ export function sceneShadows(
   cam: PlacedCamera | null,
 ): SceneShadow[] {
   if (s.shadow === 'none' && s.shadow_opacity === 0) return [];
-  const key = {
-    color: s.shadow_color,
-    blur: s.shadow_blur,
-    offset_x: s.shadow_offset_x,
-    offset_y: s.shadow_offset_y,
-    spread: s.shadow_spread,
-    opacity: s.shadow_opacity,
-  };
+  const key = keyShadowOf(s);
   const preset = s.shadow === 'none' ? null : SHADOW_PRESET_VALUES[s.shadow];
   const strength = preset && preset.key.opacity > 0 ? s.shadow_opacity / preset.key.opacity : 1;
   const layers = [...(preset?.ambient ?? []).map((a) => ({ ...a, opacity: a.opacity * strength })), key];

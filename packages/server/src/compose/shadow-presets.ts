@@ -1,4 +1,5 @@
 import type { ShadowPreset } from '@vitrine/contract';
+import type { ResolvedStyle } from './style-types.ts';
 
 /** One drop shadow in CSS px at dpr 1, as `box-shadow` would say it. */
 export interface ShadowSpec {
@@ -36,3 +37,15 @@ export const SHADOW_PRESET_VALUES: Record<
     ambient: [{ color: '#0F172A', blur: 28, offset_x: 0, offset_y: 12, spread: -4, opacity: 0.2 }],
   },
 };
+
+/** The key shadow a style asks for (its shadow_* fields); a preset adds its ambient layers. */
+export function keyShadowOf(s: ResolvedStyle): ShadowSpec {
+  return {
+    color: s.shadow_color,
+    blur: s.shadow_blur,
+    offset_x: s.shadow_offset_x,
+    offset_y: s.shadow_offset_y,
+    spread: s.shadow_spread,
+    opacity: s.shadow_opacity,
+  };
+}
