@@ -2,10 +2,18 @@ import captureWebsite, { type Options as CaptureWebsiteOptions } from 'capture-w
 import { chromium, type Browser as PlaywrightBrowser } from 'playwright-core';
 import puppeteer, { type Browser as PuppeteerBrowser } from 'puppeteer';
 import { screenshotHadNoFrame } from '../packages/server/src/chromium/capture-screenshot.ts';
+import { resolveChromiumPath } from '../packages/server/src/config/browser-section.ts';
 import { TEST_CHROMIUM_PATH } from '../test/support/capture-test-kit.ts';
 
-/** The Chromium every contender drives: Debian's, never a downloaded build. */
-export const CHROMIUM_PATH = process.env.VITRINE_CHROMIUM_PATH ?? TEST_CHROMIUM_PATH;
+/**
+ * The Chromium the baselines drive: Debian's `chromium` (`/usr/bin/chromium`), what a developer's
+ * hand-written Playwright script on this machine launches (performance.md); never a downloaded
+ * build. `BENCH_BASELINE_CHROMIUM_PATH` moves them (e.g. onto the headless shell) for a comparison.
+ */
+export const BASELINE_CHROMIUM_PATH = process.env.BENCH_BASELINE_CHROMIUM_PATH ?? TEST_CHROMIUM_PATH;
+
+/** The Chromium Vitrine drives: its own default (`auto`) unless `VITRINE_CHROMIUM_PATH` says otherwise. */
+export const VITRINE_CHROMIUM_PATH = resolveChromiumPath(process.env.VITRINE_CHROMIUM_PATH ?? 'auto');
 
 export interface Viewport {
   width: number;
@@ -25,7 +33,7 @@ export interface Baseline {
  */
 export async function barePlaywright(viewport: Viewport): Promise<Baseline> {
   const browser: PlaywrightBrowser = await chromium.launch({
-    executablePath: CHROMIUM_PATH,
+    executablePath: BASELINE_CHROMIUM_PATH,
     args: ['--no-sandbox', '--disable-gpu'],
   });
   return {
@@ -64,7 +72,7 @@ function captureWebsiteOptions(viewport: Viewport, fullPage: boolean): CaptureWe
     type: 'png',
     fullPage,
     blockAds: false,
-    launchOptions: { executablePath: CHROMIUM_PATH, args: ['--no-sandbox'] },
+    launchOptions: { executablePath: BASELINE_CHROMIUM_PATH, args: ['--no-sandbox'] },
   };
 }
 
@@ -84,7 +92,7 @@ export function captureWebsitePerCall(viewport: Viewport): Baseline {
  */
 export async function captureWebsiteWarm(viewport: Viewport): Promise<Baseline> {
   const browser: PuppeteerBrowser = await puppeteer.launch({
-    executablePath: CHROMIUM_PATH,
+    executablePath: BASELINE_CHROMIUM_PATH,
     args: ['--no-sandbox'],
   });
   return {

@@ -13,7 +13,7 @@ import { chromiumEgressLaunchOptions } from '../packages/server/src/netpolicy/ch
 import { startEgressProxy } from '../packages/server/src/netpolicy/egress-proxy.ts';
 import { createTargetPolicy } from '../packages/server/src/netpolicy/target-policy.ts';
 import { FIXTURE_HOST, startFixtureServer, TEMPLATES_PATH } from '../test/support/fixture-server.ts';
-import { CHROMIUM_PATH } from './baselines.ts';
+import { VITRINE_CHROMIUM_PATH } from './baselines.ts';
 import { CPU_CLASSES, cpuSampler } from './process-cpu.ts';
 
 if (process.argv[2] === '--proxy-child') {
@@ -38,9 +38,9 @@ if (process.argv[2] === '--proxy-child') {
     child.once('message', (m: { url: string }) => resolve(m.url)),
   );
   const egress = chromiumEgressLaunchOptions(proxyUrl);
-  const direct = await launchBrowserProcess({ executablePath: CHROMIUM_PATH });
+  const direct = await launchBrowserProcess({ executablePath: VITRINE_CHROMIUM_PATH });
   const proxied = await launchBrowserProcess({
-    executablePath: CHROMIUM_PATH,
+    executablePath: VITRINE_CHROMIUM_PATH,
     args: egress.args,
     proxy: egress.proxy,
   });

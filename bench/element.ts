@@ -9,7 +9,7 @@ import { returnToTop, scrollToBottom } from '../packages/server/src/browser/page
 import { EVAL_SET } from '../test/element/eval-set.ts';
 import { runElementEval, summariseEval } from '../test/element/run-eval.ts';
 import { pageOptions } from '../test/support/capture-test-kit.ts';
-import { CHROMIUM_PATH } from './baselines.ts';
+import { VITRINE_CHROMIUM_PATH } from './baselines.ts';
 import { type Stats, stats } from './measure.ts';
 
 export interface ElementBenchResult {
@@ -44,7 +44,7 @@ export async function elementSection(
     ['heavy x40', 'the spaceship'],
   ];
   const pool = createBrowserPool({
-    executablePath: CHROMIUM_PATH,
+    executablePath: VITRINE_CHROMIUM_PATH,
     concurrency: 1,
     queueLimit: 4,
     recycleAfter: 200,
@@ -116,7 +116,7 @@ export interface ElementEvalBenchResult {
  */
 export async function elementEvalSection(origin: string): Promise<ElementEvalBenchResult> {
   const pool = createBrowserPool({
-    executablePath: CHROMIUM_PATH,
+    executablePath: VITRINE_CHROMIUM_PATH,
     concurrency: 1,
     queueLimit: 4,
     recycleAfter: 200,
@@ -182,7 +182,7 @@ export async function elementCostSection(
 ): Promise<ElementCostResult> {
   const query = 'customer table';
   const pool = createBrowserPool({
-    executablePath: CHROMIUM_PATH,
+    executablePath: VITRINE_CHROMIUM_PATH,
     concurrency: 1,
     queueLimit: 4,
     recycleAfter: 200,

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { CHROMIUM_PATH } from './baselines.ts';
+import { BASELINE_CHROMIUM_PATH, VITRINE_CHROMIUM_PATH } from './baselines.ts';
 import { type BatchBenchResult, batchLines } from './batch.ts';
 import type { CdnLoadResult } from './cdn-load.ts';
 import type { ComposeResult } from './compose.ts';
@@ -27,7 +27,12 @@ export interface Results {
   date: string;
   /** The commit measured (run.ts: a `+` when the work tree had changes). */
   commit?: string;
-  machine: ReturnType<typeof machineFacts> & { loadAverageAfter?: number[] };
+  /** The executables are absent from results written before they were recorded. */
+  machine: Omit<ReturnType<typeof machineFacts>, 'vitrineChromium' | 'baselineChromium'> & {
+    vitrineChromium?: string;
+    baselineChromium?: string;
+    loadAverageAfter?: number[];
+  };
   settings: Record<string, unknown>;
   sections: string[];
   notes: string[];
@@ -66,7 +71,7 @@ export interface Results {
 export function machineFacts() {
   let chromium = 'unknown';
   try {
-    const out = execFileSync(CHROMIUM_PATH, ['--version'], {
+    const out = execFileSync(BASELINE_CHROMIUM_PATH, ['--version'], {
       encoding: 'utf8',
       stdio: ['ignore', 'pipe', 'ignore'],
     });
@@ -79,6 +84,9 @@ export function machineFacts() {
     memoryGb: Math.round(os.totalmem() / 2 ** 30),
     cpu: os.cpus()[0]?.model ?? 'unknown',
     chromium,
+    /** The executables: Vitrine's capture pool, and the baselines' (bare-playwright, capture-website). */
+    vitrineChromium: VITRINE_CHROMIUM_PATH,
+    baselineChromium: BASELINE_CHROMIUM_PATH,
     node: process.version,
     loadAverageBefore: os.loadavg().map((l) => Math.round(l * 100) / 100),
   };
@@ -119,7 +127,7 @@ export function againstPrevious(a: LatencyAgainstPrevious): string[] {
 export function markdown(r: Results): string {
   const m = r.machine;
   const lines = [
-    `Run of ${r.date.slice(0, 16).replace('T', ' ')} UTC${r.commit ? ` (commit ${r.commit})` : ''}, ${r.elapsedSeconds ?? '?'} s in all. Machine: ${m.nproc} cores (${m.cpu}), ${m.memoryGb} GB memory, Chromium ${m.chromium}, Node ${m.node}; load average ${m.loadAverageBefore.join(' ')} before, ${m.loadAverageAfter?.join(' ') ?? '?'} after. Browser pool concurrency ${r.poolConcurrency ?? '?'}; POST /v1/capture ${r.styledRoute ? 'available' : 'not available yet'}.`,
+    `Run of ${r.date.slice(0, 16).replace('T', ' ')} UTC${r.commit ? ` (commit ${r.commit})` : ''}, ${r.elapsedSeconds ?? '?'} s in all. Machine: ${m.nproc} cores (${m.cpu}), ${m.memoryGb} GB memory, Chromium ${m.chromium}${m.vitrineChromium ? ` (Vitrine on \`${m.vitrineChromium}\`, the baselines on \`${m.baselineChromium}\`)` : ''}, Node ${m.node}; load average ${m.loadAverageBefore.join(' ')} before, ${m.loadAverageAfter?.join(' ') ?? '?'} after. Browser pool concurrency ${r.poolConcurrency ?? '?'}; POST /v1/capture ${r.styledRoute ? 'available' : 'not available yet'}.`,
     '',
     table(
       ['#', 'metric', 'target', 'reached', 'verdict'],

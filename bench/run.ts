@@ -12,6 +12,8 @@
  * 200). BENCH_QUICK=1 shrinks every default for development (3 rounds, 4 s blocks, 10 CPU
  * captures in 1 round, 120 drift captures); a quick run never writes docs/benchmarks.md.
  * VITRINE_BROWSER_CONCURRENCY, when set, is passed to the in-process service (to compare pool sizes).
+ * VITRINE_CHROMIUM_PATH moves Vitrine onto another Chromium (default: the service's own, `auto`),
+ * BENCH_BASELINE_CHROMIUM_PATH the baselines (default /usr/bin/chromium).
  * Benchmarks, not tests: nothing here fails on a slow figure.
  */
 import { execFileSync } from 'node:child_process';
@@ -139,7 +141,9 @@ const perPage: Record<string, string> = Object.fromEntries(
 );
 if (pageFilter.length > 0) results.notes.push(`Pages narrowed by BENCH_PAGES to ${pageFilter.join(', ')}.`);
 const pages = { simple: allPages.simple, heavy: allPages.heavy, long: allPages.long };
-console.log(`Vitrine bench on ${results.machine.nproc} cores, Chromium ${results.machine.chromium}`);
+console.log(
+  `Vitrine bench on ${results.machine.nproc} cores, Chromium ${results.machine.chromium}: Vitrine on ${results.machine.vitrineChromium}, baselines on ${results.machine.baselineChromium}`,
+);
 
 /** Says how many of a section's turns began on a quiet machine (`untilQuiet`), notes the others. */
 function reportQuietTurns(section: string, before: typeof quietTurns): void {

@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { pino } from 'pino';
 import { startTestApp, type TestApp } from '../test/support/test-app.ts';
-import { CHROMIUM_PATH } from './baselines.ts';
+import { VITRINE_CHROMIUM_PATH } from './baselines.ts';
 
 /**
  * A bench service's setting: the bench measures captures, not the per-key limit (120 a minute
@@ -52,7 +52,7 @@ export async function startVitrine(env: Record<string, string> = {}): Promise<Vi
   const test = await startTestApp('sqlite', {
     env: {
       VITRINE_ALLOW_TARGETS: '127.0.0.2',
-      VITRINE_CHROMIUM_PATH: CHROMIUM_PATH,
+      VITRINE_CHROMIUM_PATH,
       ...UNLIMITED_CAPTURES,
       ...env,
     },

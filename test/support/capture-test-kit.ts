@@ -10,6 +10,7 @@ import {
   type PageCaptureOptions,
   plainPageOptions,
 } from '../../packages/server/src/browser/page-capture-options.ts';
+import { resolveChromiumPath } from '../../packages/server/src/config/browser-section.ts';
 
 /** Debian's Chromium, which the tests drive (never a downloaded build). */
 export const TEST_CHROMIUM_PATH = '/usr/bin/chromium';
@@ -19,10 +20,16 @@ export function launchTestChromium(args: string[] = []): Promise<Browser> {
   return chromium.launch({ executablePath: TEST_CHROMIUM_PATH, args: ['--no-sandbox', ...args] });
 }
 
-/** A pool on Debian's Chromium without the egress proxy (the SSRF suite covers proxying). */
+/**
+ * The Chromium the service's capture pool runs by default (`VITRINE_CHROMIUM_PATH=auto`: the
+ * headless shell when installed), so the capture tests drive what the product drives.
+ */
+export const CAPTURE_CHROMIUM_PATH = resolveChromiumPath('auto');
+
+/** A pool on the service's default Chromium without the egress proxy (the SSRF suite covers proxying). */
 export function testPool(overrides: Partial<BrowserPoolOptions> = {}): BrowserPool {
   return createBrowserPool({
-    executablePath: TEST_CHROMIUM_PATH,
+    executablePath: CAPTURE_CHROMIUM_PATH,
     concurrency: Math.min(2, os.availableParallelism()),
     queueLimit: 32,
     recycleAfter: 200,

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import type { AuthProfileBody } from '@vitrine/contract';
 import type { CliContext } from '../cli-context.ts';
 import { CliError, EXIT } from '../exit-codes.ts';
@@ -49,8 +50,14 @@ async function loadPlaywright(): Promise<PlaywrightLike> {
   }
 }
 
-function chromiumPath(env: CliContext['env']): string | undefined {
-  if (env.VITRINE_CHROMIUM_PATH) return env.VITRINE_CHROMIUM_PATH;
+/**
+ * A Chromium that can open a window: the server's `VITRINE_CHROMIUM_PATH` unless it is `auto` or
+ * the headless shell (which has no window), else the system's Chromium.
+ */
+export function loginChromiumPath(env: CliContext['env']): string | undefined {
+  const configured = env.VITRINE_CHROMIUM_PATH?.trim();
+  if (configured && configured !== 'auto' && !/headless[-_]shell/.test(path.basename(configured)))
+    return configured;
   return ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((file) => fs.existsSync(file));
 }
 
@@ -66,7 +73,7 @@ export async function captureStorageStateInBrowser(
 ): Promise<StorageState> {
   if (!hasDisplay(context.env)) throw new CliError(NO_DISPLAY_MESSAGE, EXIT.usage);
   const playwright = await loadPlaywright();
-  const executablePath = chromiumPath(context.env);
+  const executablePath = loginChromiumPath(context.env);
   const browser = await playwright.chromium.launch({
     headless: false,
     ...(executablePath ? { executablePath } : {}),
