@@ -1,6 +1,8 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningServer, startFixtureServer } from '../support/fixture-server.ts';
+import { type RunningServer, startFixtureServer, TEMPLATES_PATH } from '../support/fixture-server.ts';
 import { startTestApp, type TestApp, type TestKey } from '../support/test-app.ts';
 
 /**
@@ -9,6 +11,8 @@ import { startTestApp, type TestApp, type TestKey } from '../support/test-app.ts
  * render phase counters), bad shots are 400s naming their index, a shot's failing page fails the
  * capture naming the shot.
  */
+const OUTPUT_DIR = path.resolve(import.meta.dirname, '../../test-output/scenes-real');
+
 describe('POST /v1/capture with shots', () => {
   let t: TestApp;
   let fixtures: RunningServer;
@@ -95,6 +99,57 @@ describe('POST /v1/capture with shots', () => {
     expect(hitsOf(b)).toBe(1);
     const again = await t.request('POST', '/v1/capture', { key: owner.key, json: body });
     expect(again.json).toMatchObject({ cached: true, id: first.json.id, credits_used: 0 });
+  });
+
+  it('lays out shots of two real npm templates side by side, each page in its own half', async () => {
+    // SB Admin 2 (a dashboard: its sidebar is a blue gradient) and Agency (a landing page: its
+    // call to action and headings are yellow), served offline: pages nobody here wrote.
+    const dashboard = `${TEMPLATES_PATH}startbootstrap-sb-admin-2/index.html`;
+    const landing = `${TEMPLATES_PATH}startbootstrap-agency/index.html`;
+    const res = await t.request('POST', '/v1/capture', {
+      key: owner.key,
+      json: {
+        url: `${fixtures.origin}${dashboard}`,
+        viewport: { width: 1280, height: 800 },
+        background_style: 'solid',
+        background_color: '#808080',
+        shots: [
+          { device: 'browser-minimal' },
+          { url: `${fixtures.origin}${landing}`, device: 'browser-minimal' },
+        ],
+        scene: { layout: 'side-by-side' },
+      },
+    });
+    expect(res.status, res.text).toBe(201);
+    expect(res.json.warnings ?? []).toEqual([]);
+    expect(hitsOf(dashboard)).toBe(1);
+    expect(hitsOf(landing)).toBe(1);
+    const png = Buffer.from(await (await fetch(res.json.url)).arrayBuffer());
+    fs.mkdirSync(OUTPUT_DIR, { recursive: true });
+    fs.writeFileSync(path.join(OUTPUT_DIR, 'real-templates-side-by-side.png'), png);
+    const { data, info } = await sharp(png).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+    expect([info.width, info.height]).toEqual([res.json.width, res.json.height]);
+    // Pixels of each page's signature colour, in the left and the right half of the image.
+    const count = (near: (r: number, g: number, b: number) => boolean) => {
+      let left = 0;
+      let right = 0;
+      for (let y = 0; y < info.height; y++) {
+        for (let x = 0; x < info.width; x++) {
+          const i = (y * info.width + x) * 3;
+          if (!near(data[i] ?? 0, data[i + 1] ?? 0, data[i + 2] ?? 0)) continue;
+          if (x < info.width / 2) left++;
+          else right++;
+        }
+      }
+      return { left, right };
+    };
+    const sidebarBlue = count((r, g, b) => b > 170 && b - r > 80 && g > 60 && g < 130);
+    const agencyYellow = count((r, g, b) => r > 230 && g > 180 && g < 215 && b < 40);
+    console.log('signature colours per half', { sidebarBlue, agencyYellow });
+    expect(sidebarBlue.left).toBeGreaterThan(5000);
+    expect(sidebarBlue.right).toBeLessThan(sidebarBlue.left / 20);
+    expect(agencyYellow.right).toBeGreaterThan(300);
+    expect(agencyYellow.left).toBeLessThan(agencyYellow.right / 20);
   });
 
   it.each([
