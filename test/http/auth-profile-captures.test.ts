@@ -246,13 +246,9 @@ describe('captures with an auth profile', { timeout: 120_000 }, () => {
     const image = await imageOf(job!.result!);
     expect(near(image.at(image.width - 20, image.height - 20), COLOURS.signedIn)).toBe(true);
     // The job's stored payload names the profile, never its cookies.
-    const stored = await t.app.database.db
-      .selectFrom('jobs')
-      .select('request')
-      .where('id', '=', queued.json.job_id)
-      .executeTakeFirstOrThrow();
-    expect(stored.request).toContain(profileId);
-    expect(stored.request).not.toContain(session);
+    const stored = await t.queuedPayload(queued.json.job_id);
+    expect(stored).toContain(profileId);
+    expect(stored).not.toContain(session);
 
     const query = new URLSearchParams({ url, auth_profile_id: profileId, format: 'png' });
     const viaGet = await t.request('GET', `/v1/capture?${query}`, { key: owner.key });

@@ -227,12 +227,7 @@ describe('POST /v1/capture with shots', () => {
     expect(accepted.status, accepted.text).toBe(202);
     // Two page loads reserved at enqueue, like the sync scene's cost.
     expect(await creditsLeft()).toBe(before - 2);
-    const row = await t.app.database.db
-      .selectFrom('jobs')
-      .select('request')
-      .where('id', '=', accepted.json.job_id)
-      .executeTakeFirstOrThrow();
-    const payload = JSON.parse(row.request) as Record<string, unknown>;
+    const payload = JSON.parse(await t.queuedPayload(accepted.json.job_id)) as Record<string, unknown>;
     // The plan, not the request: no `shots` or `canvas` field, the resolved scene with each shot's page.
     expect(payload).not.toHaveProperty('shots');
     expect(payload).not.toHaveProperty('canvas');

@@ -154,12 +154,7 @@ describe.each(ENGINES)('the capture service on %s', (engine) => {
       json: { ...body, async: true, webhook_url: `${fixtures.origin}/hook` },
     });
     expect(accepted.status, accepted.text).toBe(202);
-    const row = await t.app.database.db
-      .selectFrom('jobs')
-      .select('request')
-      .where('id', '=', accepted.json.job_id)
-      .executeTakeFirstOrThrow();
-    expect(row.request).toBe(serialiseResolvedCapture(sync.capture));
+    expect(await t.queuedPayload(accepted.json.job_id)).toBe(serialiseResolvedCapture(sync.capture));
   });
 
   it('queues an AI capture with only its plan as the payload: no raw request, nothing to resolve again', async () => {
@@ -177,12 +172,7 @@ describe.each(ENGINES)('the capture service on %s', (engine) => {
       json: { ...body, async: true, webhook_url: `${fixtures.origin}/hook` },
     });
     expect(accepted.status, accepted.text).toBe(202);
-    const row = await t.app.database.db
-      .selectFrom('jobs')
-      .select('request')
-      .where('id', '=', accepted.json.job_id)
-      .executeTakeFirstOrThrow();
-    const payload = JSON.parse(row.request) as Record<string, unknown>;
+    const payload = JSON.parse(await t.queuedPayload(accepted.json.job_id)) as Record<string, unknown>;
     // The plan's fields and nothing else: no request body, no delivery fields.
     expect(Object.keys(payload).sort()).toEqual(
       [

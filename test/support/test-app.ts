@@ -27,6 +27,8 @@ export interface TestApp {
     email?: string;
   }): Promise<TestKey>;
   request(method: string, url: string, options?: RequestOptions): Promise<TestResponse>;
+  /** The payload stored with a queued job (what a worker will run), as the jobs table holds it. */
+  queuedPayload(jobId: string): Promise<string>;
   /** Closes the app (its data dir and schema too); `onClosed` hears of each step as the app's does. */
   close(onClosed?: ClosedStep): Promise<void>;
 }
@@ -170,6 +172,14 @@ export async function startTestApp(
         parsed = undefined;
       }
       return { status: response.status, headers: response.headers, text, json: parsed };
+    },
+    async queuedPayload(jobId) {
+      const row = await app.database.db
+        .selectFrom('jobs')
+        .select('request')
+        .where('id', '=', jobId)
+        .executeTakeFirstOrThrow();
+      return row.request;
     },
     async close(onClosed?: ClosedStep) {
       const started = Date.now();
