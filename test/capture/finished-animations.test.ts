@@ -236,6 +236,53 @@ describe('finished animations (real Chart.js, CountUp.js and AOS)', () => {
     expect(shot.warnings).toEqual([]);
   });
 
+  it('runs an animation driven by its frames to its end in frames of 100 ms, then gives the page its 60 Hz back', async () => {
+    // A time-based animation over 1 s, started at load: at 60 Hz it draws about 60 frames.
+    servePage(
+      '/frames',
+      `<div id="bar" style="height:20px;background:red;width:0"></div><script>
+        window.drawn = [];
+        addEventListener('load', () => {
+          let start;
+          const step = (t) => {
+            start ??= t;
+            window.drawn.push(t);
+            const progress = Math.min(1, (t - start) / 1000);
+            document.getElementById('bar').style.width = progress * 500 + 'px';
+            if (progress < 1) requestAnimationFrame(step);
+          };
+          requestAnimationFrame(step);
+        });
+      </script>`,
+    );
+    await pool.run(async (lease) => {
+      await lease.page.goto(`${server.origin}/frames`);
+      const finished = await finishAnimations(lease.page);
+      expect(finished.settled).toBe(true);
+      const state = await lease.page.evaluate(() => ({
+        width: (document.getElementById('bar') as HTMLElement).style.width,
+        frames: (window as unknown as { drawn: number[] }).drawn.length,
+      }));
+      expect(state.width).toBe('500px');
+      // 1 s of page time in frames of 100 ms, plus those drawn in real time before the run.
+      expect(state.frames).toBeLessThan(30);
+      // Real time again: frames at the page's own rate, not at the run's spacing.
+      const gaps = await lease.page.evaluate(
+        () =>
+          new Promise<number[]>((resolve) => {
+            const times: number[] = [];
+            const frame = (t: number) => {
+              times.push(t);
+              if (times.length < 4) requestAnimationFrame(frame);
+              else resolve(times.slice(1).map((time, i) => time - (times[i] as number)));
+            };
+            requestAnimationFrame(frame);
+          }),
+      );
+      expect(Math.min(...gaps)).toBeLessThan(ANIMATION_BUDGET.frameMs);
+    });
+  });
+
   it('costs a static page no page time and no warning', async () => {
     const shot = await shoot('../capture/simple.html');
     expect(shot.warnings).toEqual([]);

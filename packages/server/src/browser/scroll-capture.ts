@@ -128,6 +128,7 @@ const SCROLLED_BUDGET: AnimationBudget = {
   wallMs: 1500,
   quietMs: 300,
   stepMs: 50,
+  frameMs: 50,
   requestWaitMs: 500,
   requestQuietMs: 50,
 };
