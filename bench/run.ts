@@ -19,13 +19,14 @@
 import { execFileSync } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
-import { startFixtureServer, TEMPLATES_PATH } from '../test/support/fixture-server.ts';
+import { TEMPLATES_PATH } from '../test/support/fixture-server.ts';
 import { barePlaywrightProcess } from './bare-process.ts';
 import { barePlaywright, captureWebsitePerCall, captureWebsiteWarm } from './baselines.ts';
 import { batchLines, batchSection } from './batch.ts';
 import { benchCompose } from './compose.ts';
 import { bareContender, cpuSection } from './cpu.ts';
 import { elementCostSection, elementEvalSection, elementSection } from './element.ts';
+import { startFixtureProcess } from './fixture-process.ts';
 import {
   type Contenders,
   cacheSection,
@@ -114,7 +115,7 @@ const results: Results = {
   sections: filter.length ? filter : [...SECTIONS],
   notes: [],
 };
-const fixtures = await startFixtureServer();
+const fixtures = await startFixtureProcess();
 const page = (name: string) => `${fixtures.origin}/bench/${name}.html`;
 /**
  * The bench pages: three of our own, and two real templates (issue 42) from the element
