@@ -261,6 +261,38 @@ describe('browser pool', () => {
     });
   }, 120_000);
 
+  it("prepares the next page of a spaced-out capture once the caller's work after it is done", async () => {
+    await withPool(testPool({ concurrency: 2 }), async (pool) => {
+      await pool.run(async (lease) => lease.page.goto(simple()));
+      let pause = 500;
+      for (;;) {
+        await new Promise((resolve) => setTimeout(resolve, pause));
+        const afterwards = Promise.withResolvers<void>();
+        const pace = await pool.run(
+          async (lease) => {
+            await lease.page.goto(simple());
+            lease.loaded();
+            return pool.stats().sparePace;
+          },
+          { afterwards: afterwards.promise },
+        );
+        const atEnd = pool.stats().sparesStarted;
+        // Compose and encode run now: nothing starts beside them.
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        const whileComposing = pool.stats().sparesStarted - atEnd;
+        afterwards.resolve();
+        await afterwards.promise;
+        await new Promise((resolve) => setImmediate(resolve));
+        const once = pool.stats().sparesStarted - atEnd;
+        if (pace === 'after' || pause >= 30_000) {
+          expect({ pace, whileComposing, once }).toEqual({ pace: 'after', whileComposing: 0, once: 1 });
+          break;
+        }
+        pause *= 2;
+      }
+    });
+  }, 120_000);
+
   it('prepares no page while captures wait for a slot, and one once none waits', async () => {
     await withPool(testPool({ concurrency: 1 }), async (pool) => {
       let release = () => {};

@@ -6,9 +6,10 @@
  *   page is ready when a capture follows at once, but its creation shares the cores and the
  *   browser's main thread with the current capture's waits and shot: on the simple bench page
  *   those took 108 ms alone against 189 ms beside it (quiet machine, 16 captures each).
- * - `after`: once the current capture is done. A capture on an otherwise idle service then has
- *   the machine to itself; one that follows at once waits for its page (back to back, 16
- *   captures each: 326 against 299 ms on the simple page, 519 against 481 on the heavy one).
+ * - `after`: once the current capture is done, and the caller's work on it after the lease
+ *   (compose, encode, store: `RunOptions.afterwards`). A capture on an otherwise idle service
+ *   then has the machine to itself; one that follows at once waits for its page (back to back,
+ *   16 captures each: 326 against 299 ms on the simple page, 519 against 481 on the heavy one).
  *
  * Each lease picks by what came before it: another capture running beside it (more captures at
  * once than prepared pages), or a start sooner after the last capture's end than a page takes

@@ -29,13 +29,13 @@ export function createRenderStages(deps: {
 }): RenderStages {
   return {
     // The pool measures the wait for a slot; naming it here keeps every phase of a render named.
-    capture: (options, signal, auth) =>
+    capture: (options, signal, auth, afterwards) =>
       deps.pool.run(
         async (lease) => {
           const shot = await capturePage(lease, options, deps.captureSettings, auth);
           return { ...shot, timings: { queue_wait: Math.round(lease.queueMs * 10) / 10, ...shot.timings } };
         },
-        { signal },
+        { signal, ...(afterwards ? { afterwards } : {}) },
       ),
     compose: deps.compose,
     ...(deps.decide ? { decide: deps.decide } : {}),

@@ -21,7 +21,16 @@ import type { MotionPlan } from '../motion/motion-plan.ts';
 
 /** The stages `runRender` chains; app.ts supplies the concrete ones. */
 export interface RenderStages {
-  capture(options: PageCaptureOptions, signal: AbortSignal, auth?: PageAuth): Promise<PageCapture>;
+  /**
+   * `afterwards` settles when the render is done with its captures (compose, encode and store
+   * after them): the pool prepares its next page then, not beside them.
+   */
+  capture(
+    options: PageCaptureOptions,
+    signal: AbortSignal,
+    auth?: PageAuth,
+    afterwards?: Promise<unknown>,
+  ): Promise<PageCapture>;
   /** The compose stage (compose/index.ts): a resolved scene in, pixels out. */
   compose: ComposeStage;
   encode(input: Buffer | RawImage, output: OutputSettings): Promise<EncodedImage>;
@@ -145,6 +154,19 @@ export async function runRender(
   stages: RenderStages,
   signal: AbortSignal,
 ): Promise<RenderOutput> {
+  const done = Promise.withResolvers<void>();
+  const captureStages: RenderStages = {
+    ...stages,
+    capture: (options, captureSignal, auth) => stages.capture(options, captureSignal, auth, done.promise),
+  };
+  try {
+    return await renderOnce(job, captureStages, signal);
+  } finally {
+    done.resolve();
+  }
+}
+
+async function renderOnce(job: RenderTask, stages: RenderStages, signal: AbortSignal): Promise<RenderOutput> {
   const timings: Record<string, number> = {};
   if (job.scene && job.style) return sceneRender(job, job.scene, job.style, stages, signal, timings);
   const reused = job.pageReuse ? stages.pageCache?.get(job.pageReuse.key) : undefined;
