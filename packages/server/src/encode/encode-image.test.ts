@@ -3,7 +3,7 @@ import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../errors/app-error.ts';
 import { configureSharp } from './configure-sharp.ts';
-import { encodeImage, type RawImage } from './encode-image.ts';
+import { encodeImage, looksPhotographic, type RawImage } from './encode-image.ts';
 import { resolveOutputSize } from './output-size.ts';
 
 /** A 400x250 RGBA image: left half opaque red, right half fully transparent. */
@@ -155,6 +155,58 @@ describe('encodeImage', () => {
     expect(low.data.length).toBeLessThan(high.data.length);
     expect(byDefault.data.length).toBeLessThan(high.data.length);
     expect(byDefault.data.length).toBeGreaterThan(low.data.length);
+  });
+
+  it('encodes photographic images at a faster PNG level, flat ones at level 6, pixels unchanged', async () => {
+    // The zlib header of the first IDAT chunk names the level's class: 2 for level 6, 1 for 2-5.
+    const levelClass = (png: Buffer) => {
+      const idat = png.indexOf('IDAT');
+      return (png[idat + 5] as number) >> 6;
+    };
+    const width = 640;
+    const height = 400;
+    // Opaque RGBA, as a composed canvas comes: noise, and a page-like image of flat panels and a
+    // smooth gradient band.
+    const noise = Buffer.alloc(width * height * 4, 255);
+    const flat = Buffer.alloc(width * height * 4, 255);
+    let seed = 11;
+    for (let i = 0; i < width * height; i++) {
+      const y = Math.floor(i / width);
+      const x = i % width;
+      for (let c = 0; c < 3; c++) {
+        seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+        noise[i * 4 + c] = seed >>> 24;
+      }
+      const panel =
+        y < 60 ? [78, 115, 223] : x < 160 ? [Math.round((y / height) * 255), 90, 200] : [245, 245, 245];
+      flat.set(panel, i * 4);
+    }
+    const raw = (data: Buffer): RawImage => ({ data, width, height, channels: 4 });
+    const size = { width, height };
+    const png = (data: Buffer) =>
+      sharp(data, { raw: { width, height, channels: 4 } })
+        .removeAlpha()
+        .png({ compressionLevel: 1 })
+        .toBuffer();
+    const [noisePng, flatPng] = await Promise.all([png(noise), png(flat)]);
+    expect([looksPhotographic(raw(noise), size), looksPhotographic(noisePng, size)]).toEqual([true, true]);
+    expect([looksPhotographic(raw(flat), size), looksPhotographic(flatPng, size)]).toEqual([false, false]);
+    const rgb = (data: Buffer) =>
+      sharp(data, { raw: { width, height, channels: 4 } })
+        .removeAlpha()
+        .raw()
+        .toBuffer();
+    for (const [input, photographic] of [
+      [raw(noise), true],
+      [raw(flat), false],
+      [noisePng, true],
+      [flatPng, false],
+    ] as const) {
+      const encoded = await encodeImage(input, { format: 'png' });
+      expect(levelClass(encoded.data)).toBe(photographic ? 1 : 2);
+      const pixels = await sharp(encoded.data).removeAlpha().raw().toBuffer();
+      expect(pixels.equals(await rgb(photographic ? noise : flat))).toBe(true);
+    }
   });
 
   it('refuses inputs over the pixel limit as too_large', async () => {

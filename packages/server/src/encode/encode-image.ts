@@ -1,3 +1,4 @@
+import { deflateRawSync } from 'node:zlib';
 import type { OutputFormat } from '@vitrine/contract';
 import sharp, { type Sharp } from 'sharp';
 import { AppError } from '../errors/app-error.ts';
@@ -52,7 +53,43 @@ export const DEFAULT_MAX_INPUT_PIXELS = 268_402_689;
 
 /** Encoder settings chosen for speed at screenshot sizes (performance.md). */
 const PNG_OPTIONS = { compressionLevel: 6, adaptiveFiltering: false, palette: false } as const;
+/**
+ * Photographs, video stills and noise compress little whatever deflate tries: on those, level 4
+ * encodes a quarter to a third faster than 6 for files 0.4-4.4 % larger, where on flat pages
+ * (text, UI, gradients) level 6 is fast anyway and saves 5-16 % (docs/decisions.md, "PNG level
+ * by content").
+ */
+const PHOTOGRAPHIC_PNG_LEVEL = 4;
+/**
+ * What tells a photographic image: a deflate at level 1 of every 16th row of raw pixels above
+ * this many bytes per pixel, or an encoded PNG input (Chromium's fast PNG of a page, level 1 with
+ * row filters) of this many bytes per pixel. Set on the bench pages; the real templates not used
+ * for it fall on the same sides (the same section).
+ */
+export const PHOTOGRAPHIC_BYTES_PER_PIXEL = { sampledRaw: 0.6, encodedInput: 0.5 } as const;
+const SAMPLE_EVERY_ROWS = 16;
 const WEBP_EFFORT = 4;
+
+/**
+ * Whether an image is photographic (see PHOTOGRAPHIC_BYTES_PER_PIXEL): a sample of its rows
+ * deflated at level 1 (about 1-4 ms for a 1.6 MP canvas), or an encoded input's own weight.
+ */
+export function looksPhotographic(
+  input: RawImage | EncodedInput,
+  size: { width: number; height: number },
+): boolean {
+  if (!isRaw(input)) {
+    return input.length / (size.width * size.height) >= PHOTOGRAPHIC_BYTES_PER_PIXEL.encodedInput;
+  }
+  const rowBytes = input.width * input.channels;
+  const rows: Buffer[] = [];
+  for (let y = 0; y < input.height; y += SAMPLE_EVERY_ROWS) {
+    rows.push(input.data.subarray(y * rowBytes, (y + 1) * rowBytes));
+  }
+  if (rows.length === 0) return false;
+  const sample = deflateRawSync(Buffer.concat(rows), { level: 1 });
+  return sample.length / (rows.length * input.width) >= PHOTOGRAPHIC_BYTES_PER_PIXEL.sampledRaw;
+}
 
 function isRaw(input: RawImage | EncodedInput): input is RawImage {
   return !Buffer.isBuffer(input) && !(input instanceof Uint8Array);
@@ -97,8 +134,8 @@ async function sourceSize(
  * Encodes an image to PNG, WebP, JPEG or AVIF in a single sharp pipeline: decode (or raw pixels),
  * resize to the output size, encode once. Never a PNG-to-PNG round trip.
  *
- * - PNG: compression level 6 without adaptive filtering (about 30 ms at 1.3 MP); `quality` is
- *   ignored since PNG is lossless.
+ * - PNG: compression level 6 without adaptive filtering (about 30 ms at 1.3 MP), 4 for a
+ *   photographic image (looksPhotographic); `quality` is ignored since PNG is lossless.
  * - WebP: effort 4, quality default 90, alpha kept.
  * - JPEG: quality default 90, chroma 4:4:4 (text in screenshots stays crisp), alpha flattened onto
  *   `background` (white by default).
@@ -122,7 +159,7 @@ export async function encodeImage(
         position: options.position === 'top' ? 'top' : 'centre',
       });
     }
-    image = applyFormat(image, options);
+    image = applyFormat(image, options, options.format === 'png' && looksPhotographic(input, source));
     const { data, info } = await image.toBuffer({ resolveWithObject: true });
     return {
       data,
@@ -143,10 +180,12 @@ export async function encodeImage(
   }
 }
 
-function applyFormat(image: Sharp, options: EncodeOptions): Sharp {
+function applyFormat(image: Sharp, options: EncodeOptions, photographic: boolean): Sharp {
   switch (options.format) {
     case 'png':
-      return image.png(PNG_OPTIONS);
+      return image.png(
+        photographic ? { ...PNG_OPTIONS, compressionLevel: PHOTOGRAPHIC_PNG_LEVEL } : PNG_OPTIONS,
+      );
     case 'webp':
       return image.webp({ quality: options.quality ?? DEFAULT_QUALITY.webp, effort: WEBP_EFFORT });
     case 'jpg':
