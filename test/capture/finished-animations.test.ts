@@ -283,6 +283,27 @@ describe('finished animations (real Chart.js, CountUp.js and AOS)', () => {
     });
   });
 
+  it('counts a counter that moves a step per frame to its end (240 frames), with no warning', async () => {
+    servePage(
+      '/per-frame',
+      `<b id="count">0</b><script>
+        let count = 0;
+        const step = () => {
+          count += 1;
+          document.getElementById('count').textContent = count;
+          if (count < 240) requestAnimationFrame(step);
+        };
+        requestAnimationFrame(step);
+      </script>`,
+    );
+    await pool.run(async (lease) => {
+      await lease.page.goto(`${server.origin}/per-frame`);
+      const finished = await finishAnimations(lease.page);
+      expect(finished.settled).toBe(true);
+      expect(await lease.page.textContent('#count')).toBe('240');
+    });
+  });
+
   it('costs a static page no page time and no warning', async () => {
     const shot = await shoot('../capture/simple.html');
     expect(shot.warnings).toEqual([]);

@@ -36,7 +36,9 @@ export interface AnimationBudget {
 }
 
 export const ANIMATION_BUDGET: AnimationBudget = {
-  pageMs: 10_000,
+  // 300 frames at `frameMs`: an animation that moves a step per frame (a hand-written counter)
+  // still ends within it, as it did within 10 s at 60 Hz for up to 5 s of such frames.
+  pageMs: 30_000,
   wallMs: 3000,
   quietMs: 1000,
   stepMs: 100,
