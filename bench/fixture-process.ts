@@ -39,13 +39,8 @@ export async function startFixtureProcess(): Promise<RunningServer> {
 
 if (process.argv[2] === '--fixture-child') {
   const { startFixtureServer } = await import('../test/support/fixture-server.ts');
-  const server = await startFixtureServer();
   // Hits reach the parent after a round trip: batch.ts reads them once a batch is done.
-  const push = server.hits.push.bind(server.hits);
-  server.hits.push = (...items: string[]) => {
-    for (const hit of items) process.send?.({ hit });
-    return push(...items);
-  };
+  const server = await startFixtureServer({ onHit: (hit) => process.send?.({ hit }) });
   process.send?.({ ready: { host: server.host, port: server.port, origin: server.origin } });
   process.on('SIGTERM', () => void server.close().then(() => process.exit(0)));
 }

@@ -60,7 +60,13 @@ export interface RunningServer {
  * programmable routes for redirects and slow or broken responses.
  */
 export async function startFixtureServer(
-  options: { host?: string; root?: string; port?: number } = {},
+  options: {
+    host?: string;
+    root?: string;
+    port?: number;
+    /** Told of every request as it arrives, beside `hits` (the bench's fixture process forwards them). */
+    onHit?: (hit: string) => void;
+  } = {},
 ): Promise<RunningServer> {
   const host = options.host ?? FIXTURE_HOST;
   const root = options.root ?? FIXTURE_PAGES_DIR;
@@ -68,7 +74,9 @@ export async function startFixtureServer(
   const hits: string[] = [];
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://fixture');
-    hits.push(url.pathname + url.search);
+    const hit = url.pathname + url.search;
+    hits.push(hit);
+    options.onHit?.(hit);
     const custom = routes.get(url.pathname);
     if (custom) return custom(req, res);
     const vendor = VENDOR_FILES[url.pathname];

@@ -189,8 +189,12 @@ describe('encodeImage', () => {
         .png({ compressionLevel: 1 })
         .toBuffer();
     const [noisePng, flatPng] = await Promise.all([png(noise), png(flat)]);
-    expect([looksPhotographic(raw(noise), size), looksPhotographic(noisePng, size)]).toEqual([true, true]);
-    expect([looksPhotographic(raw(flat), size), looksPhotographic(flatPng, size)]).toEqual([false, false]);
+    expect(
+      await Promise.all([looksPhotographic(raw(noise), size), looksPhotographic(noisePng, size)]),
+    ).toEqual([true, true]);
+    expect(await Promise.all([looksPhotographic(raw(flat), size), looksPhotographic(flatPng, size)])).toEqual(
+      [false, false],
+    );
     const rgb = (data: Buffer) =>
       sharp(data, { raw: { width, height, channels: 4 } })
         .removeAlpha()

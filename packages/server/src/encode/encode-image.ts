@@ -1,4 +1,5 @@
-import { deflateRawSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { deflateRaw } from 'node:zlib';
 import type { OutputFormat } from '@vitrine/contract';
 import sharp, { type Sharp } from 'sharp';
 import { AppError } from '../errors/app-error.ts';
@@ -68,16 +69,18 @@ const PHOTOGRAPHIC_PNG_LEVEL = 4;
  */
 export const PHOTOGRAPHIC_BYTES_PER_PIXEL = { sampledRaw: 0.6, encodedInput: 0.5 } as const;
 const SAMPLE_EVERY_ROWS = 16;
+const deflateRawAsync = promisify(deflateRaw);
 const WEBP_EFFORT = 4;
 
 /**
  * Whether an image is photographic (see PHOTOGRAPHIC_BYTES_PER_PIXEL): a sample of its rows
- * deflated at level 1 (about 1-4 ms for a 1.6 MP canvas), or an encoded input's own weight.
+ * deflated at level 1 (about 1-4 ms for a 1.6 MP canvas, on libuv's pool so the event loop stays
+ * free for the other requests), or an encoded input's own weight.
  */
-export function looksPhotographic(
+export async function looksPhotographic(
   input: RawImage | EncodedInput,
   size: { width: number; height: number },
-): boolean {
+): Promise<boolean> {
   if (!isRaw(input)) {
     return input.length / (size.width * size.height) >= PHOTOGRAPHIC_BYTES_PER_PIXEL.encodedInput;
   }
@@ -87,7 +90,7 @@ export function looksPhotographic(
     rows.push(input.data.subarray(y * rowBytes, (y + 1) * rowBytes));
   }
   if (rows.length === 0) return false;
-  const sample = deflateRawSync(Buffer.concat(rows), { level: 1 });
+  const sample = await deflateRawAsync(Buffer.concat(rows), { level: 1 });
   return sample.length / (rows.length * input.width) >= PHOTOGRAPHIC_BYTES_PER_PIXEL.sampledRaw;
 }
 
@@ -159,7 +162,7 @@ export async function encodeImage(
         position: options.position === 'top' ? 'top' : 'centre',
       });
     }
-    image = applyFormat(image, options, options.format === 'png' && looksPhotographic(input, source));
+    image = applyFormat(image, options, options.format === 'png' && (await looksPhotographic(input, source)));
     const { data, info } = await image.toBuffer({ resolveWithObject: true });
     return {
       data,
