@@ -16,6 +16,8 @@ import { FIXTURE_HOST, startFixtureServer, TEMPLATES_PATH } from '../test/suppor
 import { VITRINE_CHROMIUM_PATH } from './baselines.ts';
 import { CPU_CLASSES, cpuSampler } from './process-cpu.ts';
 
+const median = (values: number[]) => [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)] ?? 0;
+
 if (process.argv[2] === '--proxy-child') {
   const proxy = await startEgressProxy({
     policy: createTargetPolicy({ allowTargets: [FIXTURE_HOST], allowedPorts: [] }),
@@ -33,7 +35,9 @@ if (process.argv[2] === '--proxy-child') {
     dashboard: `${fixtures.origin}${TEMPLATES_PATH}startbootstrap-sb-admin-2/index.html`,
     marketing: `${fixtures.origin}${TEMPLATES_PATH}startbootstrap-agency/index.html`,
   };
-  const child = fork(import.meta.filename, ['--proxy-child'], { execArgv: [] });
+  const child = fork(import.meta.filename, ['--proxy-child'], {
+    execArgv: process.env.PROXY_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.PROXY_PROF}`] : [],
+  });
   const proxyUrl = await new Promise<string>((resolve) =>
     child.once('message', (m: { url: string }) => resolve(m.url)),
   );
@@ -49,24 +53,26 @@ if (process.argv[2] === '--proxy-child') {
   try {
     for (const name of pageNames) {
       const url = urls[name] as string;
-      const acc: Record<string, { chromium: number; proxy: number; n: number }> = {};
+      const acc: Record<string, { chromium: number; proxy: number; n: number; loadMs: number[] }> = {};
       for (let round = 0; round < rounds; round += 1) {
         const order = round % 2 === 0 ? (['direct', 'proxied'] as const) : (['proxied', 'direct'] as const);
         for (const v of order) {
           const browser = variants[v].browser;
-          const load = async () => {
+          acc[v] ??= { chromium: 0, proxy: 0, n: 0, loadMs: [] };
+          const a = acc[v];
+          const load = async (timed: boolean) => {
             const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
             const page = await context.newPage();
+            const started = performance.now();
             await page.goto(url, { waitUntil: 'load' });
+            if (timed) a.loadMs.push(performance.now() - started);
             await context.close();
           };
-          await load();
+          await load(false);
           const chromium = cpuSampler([variants[v].pid as number]);
           const proxy = cpuSampler([child.pid as number]);
-          for (let i = 0; i < loads; i += 1) await load();
+          for (let i = 0; i < loads; i += 1) await load(true);
           await new Promise((r) => setTimeout(r, 300));
-          acc[v] ??= { chromium: 0, proxy: 0, n: 0 };
-          const a = acc[v];
           a.chromium += total(chromium.stop().byClass);
           a.proxy += total(proxy.stop().byClass);
           a.n += loads;
@@ -74,12 +80,13 @@ if (process.argv[2] === '--proxy-child') {
       }
       for (const [v, a] of Object.entries(acc))
         console.log(
-          `${name} ${v}: Chromium tree ${Math.round(a.chromium / a.n)} ms, egress proxy ${Math.round(a.proxy / a.n)} ms CPU per load (${a.n} loads)`,
+          `${name} ${v}: load p50 ${Math.round(median(a.loadMs))} ms; Chromium tree ${Math.round(a.chromium / a.n)} ms, egress proxy ${Math.round(a.proxy / a.n)} ms CPU per load (${a.n} loads)`,
         );
     }
   } finally {
     await Promise.allSettled([direct.close(5000), proxied.close(5000)]);
     child.send('close');
+    await new Promise((r) => child.once('exit', r));
     await fixtures.close();
   }
 }

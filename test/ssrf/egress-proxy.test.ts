@@ -112,6 +112,8 @@ describe('egress proxy', () => {
       ...PRIVATE_ANSWERS,
       'public.test': [['93.184.216.34']],
       'rebind.test': [['93.184.216.34'], ['10.0.0.1']],
+      'kept.test': [['93.184.216.40']],
+      'kept-rebind.test': [['93.184.216.41'], ['93.184.216.41'], ['10.0.0.1']],
     });
     dialer = recordingDialer(() => fixture.port);
     logger = recordingLogger();
@@ -202,6 +204,32 @@ describe('egress proxy', () => {
     expect(dialer.targets.length).toBe(before);
   });
 
+  it('keeps an upstream connection for the next request, still checking each request', async () => {
+    const dialsBefore = dialer.targets.length;
+    const callsBefore = resolver.calls.filter((c) => c === 'kept.test').length;
+    for (let i = 0; i < 3; i += 1) {
+      const response = await proxyGet(proxy.port, 'http://kept.test/hello');
+      expect(response.status).toBe(200);
+      expect(response.headers['x-seen-host']).toBe('kept.test');
+    }
+    expect(dialer.targets.slice(dialsBefore)).toEqual([
+      { address: '93.184.216.40', port: 80, hostname: 'kept.test' },
+    ]);
+    expect(resolver.calls.filter((c) => c === 'kept.test').length - callsBefore).toBe(3);
+  });
+
+  it('never sends a request over a kept connection once its name checks to a private address', async () => {
+    const dialsBefore = dialer.targets.length;
+    expect((await proxyGet(proxy.port, 'http://kept-rebind.test/hello')).status).toBe(200);
+    expect((await proxyGet(proxy.port, 'http://kept-rebind.test/hello')).status).toBe(200);
+    const hitsBefore = fixture.hits.length;
+    const refused = await proxyGet(proxy.port, 'http://kept-rebind.test/hello');
+    expect(refused.status).toBe(403);
+    expect(refused.headers[EGRESS_VERDICT_HEADER]).toBe('denied');
+    expect(fixture.hits.length).toBe(hitsBefore);
+    expect(dialer.targets.slice(dialsBefore)).toHaveLength(1);
+  });
+
   it('refuses closed ports on public hosts', async () => {
     const before = dialer.targets.length;
     expect((await proxyGet(proxy.port, 'http://public.test:8080/')).status).toBe(403);
@@ -261,6 +289,40 @@ describe('egress proxy failures', () => {
       expect(proxy.stats()).toMatchObject({ allowed: 0, denied: 0, failed: 3 });
     } finally {
       await proxy.close();
+    }
+  });
+
+  it('sends a request again on a new connection when its kept one had been closed upstream', async () => {
+    // Answers the first request of each connection and keeps it open, then drops the connection
+    // on its second request without a word: the race every keep-alive client meets when a server
+    // closes an idle connection just as the client reuses it.
+    const connections: net.Socket[] = [];
+    const flaky = net.createServer((socket) => {
+      connections.push(socket);
+      let requests = 0;
+      socket.on('data', (chunk: Buffer) => {
+        if (!chunk.toString().includes('\r\n\r\n')) return;
+        requests += 1;
+        if (requests > 1) return void socket.destroy();
+        socket.write('HTTP/1.1 200 OK\r\ncontent-type: text/plain\r\ncontent-length: 5\r\n\r\nfresh');
+      });
+    });
+    await new Promise<void>((resolve) => flaky.listen(0, FIXTURE_HOST, resolve));
+    const port = (flaky.address() as AddressInfo).port;
+    const policy = createTargetPolicy({ allowTargets: [FIXTURE_HOST], allowedPorts: [80, 443] });
+    const proxy = await startEgressProxy({ policy });
+    try {
+      for (let i = 0; i < 3; i += 1) {
+        const response = await proxyGet(proxy.port, `http://${FIXTURE_HOST}:${port}/page-${i}`);
+        expect(response.status, `request ${i}`).toBe(200);
+        expect(response.body).toBe('fresh');
+      }
+      expect(connections.length).toBe(3);
+      expect(proxy.stats()).toMatchObject({ allowed: 3, failed: 0 });
+    } finally {
+      await proxy.close();
+      for (const socket of connections) socket.destroy();
+      await new Promise<void>((resolve) => flaky.close(() => resolve()));
     }
   });
 

@@ -51,11 +51,23 @@ export async function openCheckedConnection(
   signal: AbortSignal,
 ): Promise<{ socket: Duplex; address: string }> {
   const addresses = await policy.resolveChecked(host, port, { signal });
+  return dialChecked(dial, { hostname: host, port, addresses }, signal);
+}
+
+/**
+ * Connects to the first of the addresses (each already checked by the policy) that answers.
+ * Throws `target_unreachable`.
+ */
+export async function dialChecked(
+  dial: Dialer,
+  target: { hostname: string; port: number; addresses: readonly string[] },
+  signal: AbortSignal,
+): Promise<{ socket: Duplex; address: string }> {
   let lastError: unknown;
-  for (const address of addresses) {
+  for (const address of target.addresses) {
     if (signal.aborted) break;
     try {
-      const socket = await dial({ address, port, hostname: host }, signal);
+      const socket = await dial({ address, port: target.port, hostname: target.hostname }, signal);
       return { socket, address };
     } catch (error) {
       lastError = error;

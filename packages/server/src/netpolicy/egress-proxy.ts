@@ -4,6 +4,7 @@ import type { Duplex } from 'node:stream';
 import { AppError } from '../errors/app-error.ts';
 import { type Dialer, dialTcp, endToEndHeaders, openCheckedConnection } from './egress-dialer.ts';
 import { effectivePort, type TargetPolicy } from './target-policy.ts';
+import { UpstreamPool } from './upstream-pool.ts';
 
 /**
  * Response header the proxy sets on its own 403 and 502 answers to plain-HTTP requests, so the
@@ -48,6 +49,15 @@ export interface EgressProxy {
 
 type Verdict = 'denied' | 'unreachable';
 
+/**
+ * How long a kept upstream connection waits for the page's next request: a capture's requests come
+ * within a few seconds, and a server that announces a shorter keep-alive is believed (Node's agent
+ * closes a second before it).
+ */
+const UPSTREAM_IDLE_KEEP_MS = 4000;
+/** Times a request without a body is sent again after a kept connection turned out closed. */
+const STALE_CONNECTION_RETRIES = 2;
+
 const CONNECT_AUTHORITY = /^(\[[0-9a-fA-F:.]+\]|[^:[\]\s/]+):(\d{1,5})$/;
 
 function verdictOf(error: unknown): Verdict {
@@ -62,6 +72,12 @@ const VERDICT_BODY: Record<Verdict, string> = {
   denied: 'Blocked by the network policy.\n',
   unreachable: 'The target could not be reached.\n',
 };
+
+/** Whether a request carries a body (a length above zero, or chunks). */
+function hasBody(req: http.IncomingMessage): boolean {
+  const length = req.headers['content-length'];
+  return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+}
 
 /** Writes a complete HTTP/1.1 error response on a raw socket (CONNECT and upgrade paths). */
 function endRawSocket(socket: Duplex, verdict: Verdict | '400 Bad Request'): void {
@@ -96,31 +112,54 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
     socket.on('error', () => socket.destroy());
   }
 
-  /** Connects upstream through the policy; counts and logs the decision. */
-  async function connectUpstream(host: string, port: number, kind: string): Promise<Duplex> {
-    const signal = AbortSignal.any([closing.signal, AbortSignal.timeout(connectTimeoutMs)]);
-    try {
-      const { socket, address } = await openCheckedConnection(policy, dial, host, port, signal);
-      counts.allowed += 1;
-      track(socket);
-      logger?.debug({ host, port, address, kind }, 'egress allowed');
-      return socket;
-    } catch (error) {
-      const verdict = verdictOf(error);
+  /** Counts and logs an upstream refused by the policy or that could not be reached. */
+  function recordFailure(host: string, port: number, kind: string, error: unknown, count = true): void {
+    const verdict = verdictOf(error);
+    if (count) {
       if (verdict === 'denied') counts.denied += 1;
       else counts.failed += 1;
-      const rule = error instanceof AppError ? error.details?.rule : undefined;
-      // A refusal is a security event; an unreachable host (pages do that all the time, and so
-      // does Chromium's own start-up traffic) is not, and its stack helps nobody.
-      if (verdict === 'denied') logger?.warn({ host, port, kind, verdict, rule }, 'egress denied');
-      else
-        logger?.debug(
-          { host, port, kind, verdict, cause: String((error as Error).cause ?? error) },
-          `egress ${verdict}`,
-        );
+    }
+    const rule = error instanceof AppError ? error.details?.rule : undefined;
+    // A refusal is a security event; an unreachable host (pages do that all the time, and so
+    // does Chromium's own start-up traffic) is not, and its stack helps nobody.
+    if (verdict === 'denied') logger?.warn({ host, port, kind, verdict, rule }, 'egress denied');
+    else
+      logger?.debug(
+        { host, port, kind, verdict, cause: String((error as Error).cause ?? error) },
+        `egress ${verdict}`,
+      );
+  }
+
+  function recordOpened(socket: Duplex, host: string, port: number, address: string, kind: string): void {
+    counts.allowed += 1;
+    track(socket);
+    logger?.debug({ host, port, address, kind }, 'egress allowed');
+  }
+
+  const connectSignal = () => AbortSignal.any([closing.signal, AbortSignal.timeout(connectTimeoutMs)]);
+
+  /** Connects upstream through the policy; counts and logs the decision. */
+  async function connectUpstream(host: string, port: number, kind: string): Promise<Duplex> {
+    try {
+      const { socket, address } = await openCheckedConnection(policy, dial, host, port, connectSignal());
+      recordOpened(socket, host, port, address, kind);
+      return socket;
+    } catch (error) {
+      recordFailure(host, port, kind, error);
       throw error;
     }
   }
+
+  // Plain-HTTP requests keep their upstream connections (upstream-pool.ts). A connection that
+  // fails to open is logged there and counted once, by the request's error handler.
+  const upstreams = new UpstreamPool({
+    dial,
+    connectSignal,
+    idleKeepMs: UPSTREAM_IDLE_KEEP_MS,
+    onOpened: (socket, upstream, address) =>
+      recordOpened(socket, upstream.hostname, upstream.port, address, 'http'),
+    onFailed: (upstream, error) => recordFailure(upstream.hostname, upstream.port, 'http', error, false),
+  });
 
   /** Pipes a tunnel both ways; either side closing, failing or idling ends both. */
   function splice(client: Duplex, upstream: Duplex): void {
@@ -148,10 +187,12 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
       res.writeHead(400, { 'content-type': 'text/plain', connection: 'close' }).end('Bad request.\n');
       return;
     }
-    let upstream: Duplex;
+    const port = effectivePort(target);
+    let addresses: string[];
     try {
-      upstream = await connectUpstream(target.hostname, effectivePort(target), 'http');
+      addresses = await policy.resolveChecked(target.hostname, port, { signal: connectSignal() });
     } catch (error) {
+      recordFailure(target.hostname, port, 'http', error);
       const verdict = verdictOf(error);
       res
         .writeHead(verdict === 'denied' ? 403 : 502, {
@@ -161,34 +202,47 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
         .end(VERDICT_BODY[verdict]);
       return;
     }
-    if (upstream instanceof net.Socket) upstream.setTimeout(idleTimeoutMs, () => upstream.destroy());
-    const forward = http.request({
+    const upstream = { hostname: target.hostname, port, addresses };
+    const options = {
       method: req.method,
       path: `${target.pathname}${target.search}`,
       headers: endToEndHeaders(req.rawHeaders),
       setHost: false,
-      createConnection: () => upstream,
-    });
-    forward.on('response', (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.statusMessage, endToEndHeaders(answer.rawHeaders));
-      answer.pipe(res);
-      answer.on('error', () => res.destroy());
-    });
-    forward.on('error', () => {
-      upstream.destroy();
-      if (!res.headersSent) {
-        counts.failed += 1;
-        res
-          .writeHead(502, { 'content-type': 'text/plain', [EGRESS_VERDICT_HEADER]: 'unreachable' })
-          .end(VERDICT_BODY.unreachable);
-      } else {
-        res.destroy();
-      }
-    });
+    };
+    // A request without a body can be sent again when the kept connection it went out on had
+    // been closed by the server meanwhile (the race every keep-alive client has); one with a
+    // body is streamed once.
+    const replayable = !hasBody(req);
+    if (replayable) req.resume();
+    let forward: http.ClientRequest;
+    const send = (retriesLeft: number) => {
+      forward = upstreams.request(upstream, options);
+      const sent = forward;
+      sent.setTimeout(idleTimeoutMs, () => sent.destroy());
+      sent.on('response', (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.statusMessage, endToEndHeaders(answer.rawHeaders));
+        answer.pipe(res);
+        answer.on('error', () => res.destroy());
+      });
+      sent.on('error', () => {
+        if (sent.reusedSocket && replayable && retriesLeft > 0 && !res.headersSent && !res.destroyed) {
+          send(retriesLeft - 1);
+        } else if (!res.headersSent) {
+          counts.failed += 1;
+          res
+            .writeHead(502, { 'content-type': 'text/plain', [EGRESS_VERDICT_HEADER]: 'unreachable' })
+            .end(VERDICT_BODY.unreachable);
+        } else {
+          res.destroy();
+        }
+      });
+      if (replayable) sent.end();
+      else req.pipe(sent);
+    };
+    send(STALE_CONNECTION_RETRIES);
     res.once('close', () => {
       if (!res.writableFinished) forward.destroy();
     });
-    req.pipe(forward);
   }
 
   async function handleUpgrade(req: http.IncomingMessage, client: Duplex, head: Buffer): Promise<void> {
@@ -271,6 +325,7 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
     stats: () => ({ ...counts, openSockets: sockets.size }),
     close: async () => {
       closing.abort(new Error('egress proxy closed'));
+      upstreams.destroy();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       for (const socket of sockets) socket.destroy();
       server.closeAllConnections();
