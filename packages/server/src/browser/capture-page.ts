@@ -114,11 +114,6 @@ async function waitForTarget(lease: PageLease, options: PageCaptureOptions, sele
  * 30 ms of renderer CPU per capture that nothing else of a capture needs. The page could
  * redefine `document.title`; anything but a string counts as no title.
  */
-async function documentTitle(page: PageLease['page']): Promise<string> {
-  const title: unknown = await page.evaluate(() => document.title).catch(() => '');
-  return typeof title === 'string' ? title : '';
-}
-
 async function selectorClip(lease: PageLease, selector: string): Promise<Clip> {
   const box = await elementBox(lease.page, selector);
   if (box.found) return { x: box.x, y: box.y, width: box.width, height: box.height };
@@ -269,7 +264,9 @@ async function loadAndShoot(
       hideSelectors: options.hideSelectors,
       removeSelectors,
     });
-    const pageHeight = await settlePage(page, css, fontWaitMs, { stableHeight: options.fullPage });
+    const { height: pageHeight, title } = await settlePage(page, css, fontWaitMs, {
+      stableHeight: options.fullPage,
+    });
     phase('waits');
 
     let clip: Clip | undefined;
@@ -330,7 +327,6 @@ async function loadAndShoot(
         : undefined;
     if (scroll) phase('scroll');
     if (largeShot) lease.loaded();
-    const title = await documentTitle(page);
     // The URL at the shot: a timer of the page may have navigated while it settled.
     const shotUrl = page.url();
     const signals = options.collectSignals ? await page.evaluate(collectPageSignals) : undefined;

@@ -29,13 +29,15 @@ export function captureStylesheet(parts: {
  * Playwright's `animations: 'disabled'` does). For a full page it then waits for frames until the
  * document's height is stable, and returns it with the capture stylesheet applied (the clip); a
  * viewport's shot waits no frame (Chromium's screenshot forces a redraw with all of it).
+ * The document's title comes back with it: the page's clock is stopped by now, and a round trip
+ * of its own after the shot cost 5-20 ms of every capture.
  */
 export async function settlePage(
   page: Page,
   css: string,
   fontWaitMs: number,
   options: { stableHeight?: boolean } = {},
-): Promise<number> {
+): Promise<{ height: number; title: string }> {
   return page.evaluate(
     async ({ text, ms, stable }) => {
       // The page's timers and frames run on the page clock (finish-animations.ts); waits of our
@@ -63,10 +65,19 @@ export async function settlePage(
       const frame = () => new Promise((resolve) => real.requestAnimationFrame.call(window, resolve));
       const height = () =>
         Math.max(document.documentElement.scrollHeight, document.body ? document.body.scrollHeight : 0);
+      const settled = (measured: number) => {
+        let title = '';
+        try {
+          // A page may redefine `document.title`; a title that is not text is no title.
+          const own: unknown = document.title;
+          if (typeof own === 'string') title = own;
+        } catch {}
+        return { height: measured, title };
+      };
       // A viewport's shot needs no frame of ours: Chromium's screenshot forces a redraw, which
       // runs style, layout and paint first, so the stylesheet and the finished animations are in
       // it (two frames were 30-60 ms of every capture).
-      if (!stable) return height();
+      if (!stable) return settled(height());
       await frame();
       let measured = height();
       await frame();
@@ -79,7 +90,7 @@ export async function settlePage(
         measured = next;
         await frame();
       }
-      return height();
+      return settled(height());
     },
     { text: css, ms: fontWaitMs, stable: options.stableHeight === true },
   );
