@@ -9,8 +9,11 @@ export interface TargetRow {
   verdict: 'meets' | 'falls short' | 'partly' | 'not measured';
 }
 
+/** a / b as shown (two decimals); verdicts compare `exact`, so 0.503 x shows as 0.5 and falls short of 0.5. */
 const ratio = (a: number | undefined, b: number | undefined) =>
   a !== undefined && b !== undefined && b > 0 ? Math.round((a / b) * 100) / 100 : undefined;
+const exact = (a: number | undefined, b: number | undefined) =>
+  a !== undefined && b !== undefined && b > 0 ? a / b : undefined;
 const verdict = (ok: boolean | undefined): TargetRow['verdict'] =>
   ok === undefined ? 'not measured' : ok ? 'meets' : 'falls short';
 
@@ -27,11 +30,12 @@ function latencyRatio(
   let ok: boolean | undefined;
   for (const [page, s] of Object.entries(pages)) {
     const x = ratio(s[contender]?.p50, s['bare-playwright']?.p50);
-    if (x === undefined) continue;
+    const exactX = exact(s[contender]?.p50, s['bare-playwright']?.p50);
+    if (x === undefined || exactX === undefined) continue;
     parts.push(
       `${page} ${x} x (${Math.round(s[contender]?.p50 ?? 0)} vs ${Math.round(s['bare-playwright']?.p50 ?? 0)} ms)`,
     );
-    ok = (ok ?? true) && x <= limit;
+    ok = (ok ?? true) && exactX <= limit;
   }
   const reached = parts.length ? parts.join('; ') : r.latency && !r.styledRoute ? 'not available yet' : '-';
   return { id, metric, target, reached, verdict: verdict(ok) };
@@ -142,7 +146,10 @@ export function targets(r: Results): TargetRow[] {
       failures.length > 0
         ? 'not measured'
         : verdict(
-            subject && vsBare !== undefined && vsCw !== undefined ? vsBare >= 2 && vsCw >= 4 : undefined,
+            subject && vsBare !== undefined && vsCw !== undefined
+              ? (exact(subject.perMinute, t['bare-playwright']?.perMinute) ?? 0) >= 2 &&
+                  (exact(subject.perMinute, t['capture-website']?.perMinute) ?? 0) >= 4
+              : undefined,
           ),
   });
 
@@ -168,7 +175,9 @@ export function targets(r: Results): TargetRow[] {
       ? `${m.vitrine.peakPssMb} MB PSS (RSS ${m.vitrine.peakRssMb} MB) vs bare-playwright ${m.bare.peakPssMb} MB PSS (RSS ${m.bare.peakRssMb} MB): ${pssRatio} x; drift ${m.driftPercent} % over ${m.vitrine.captures} captures${m.vitrine.captures < 1000 ? ' (fewer than 1,000: drift not conclusive)' : ''}`
       : '-',
     verdict: m
-      ? pssRatio !== undefined && pssRatio <= 0.8 && Math.abs(m.driftPercent) <= 10
+      ? pssRatio !== undefined &&
+        (exact(m.vitrine.peakPssMb, m.bare.peakPssMb) ?? 1) <= 0.8 &&
+        Math.abs(m.driftPercent) <= 10
         ? m.vitrine.captures >= 1000
           ? 'meets'
           : 'partly'
@@ -199,7 +208,7 @@ export function targets(r: Results): TargetRow[] {
       x !== undefined
         ? `${x} x (${Math.round(full ?? 0)} vs ${Math.round(bareFull ?? 0)} ms${fullPageSplit(r.fullPagePhases?.['vitrine-raw full_page'])}); ${viewportX} x Vitrine's own viewport capture`
         : '-',
-    verdict: verdict(x !== undefined ? x <= 0.5 : undefined),
+    verdict: verdict(x !== undefined ? (exact(full, bareFull) ?? 1) <= 0.5 : undefined),
   });
 
   const cpuParts: string[] = [];
@@ -212,7 +221,10 @@ export function targets(r: Results): TargetRow[] {
     cpuParts.push(
       `${page}: styled ${cpu['vitrine-capture']?.cpuMs.total} ms (${styledCpu} x), raw ${cpu['vitrine-raw']?.cpuMs.total} ms (${rawCpu} x), bare-playwright ${bareCpu} ms`,
     );
-    cpuOk = (cpuOk ?? true) && styledCpu <= 0.5 && rawCpu <= 0.5;
+    cpuOk =
+      (cpuOk ?? true) &&
+      (exact(cpu['vitrine-capture']?.cpuMs.total, bareCpu) ?? 1) <= 0.5 &&
+      (exact(cpu['vitrine-raw']?.cpuMs.total, bareCpu) ?? 1) <= 0.5;
   }
   rows.push({
     id: 'P8',

@@ -102,6 +102,10 @@ describe('bench targets', () => {
       fullPagePhases: { 'vitrine-raw full_page': { capture: 380.4, encode: 150.6, waits: 30 } },
     });
     expect(row(fullPage(600), 'P7')?.verdict).toBe('meets');
+    // 0.503 x shows as 0.5 x but is above the line.
+    const justAbove = row(fullPage(604), 'P7');
+    expect(justAbove?.reached).toMatch(/^0\.5 x/);
+    expect(justAbove?.verdict).toBe('falls short');
     const short = row(fullPage(660), 'P7');
     expect(short?.verdict).toBe('falls short');
     expect(short?.reached).toBe(
