@@ -218,14 +218,19 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
     const send = (retriesLeft: number) => {
       forward = upstreams.request(upstream, options);
       const sent = forward;
-      sent.setTimeout(idleTimeoutMs, () => sent.destroy());
+      let idled = false;
+      sent.setTimeout(idleTimeoutMs, () => {
+        idled = true;
+        sent.destroy();
+      });
       sent.on('response', (answer) => {
         res.writeHead(answer.statusCode ?? 502, answer.statusMessage, endToEndHeaders(answer.rawHeaders));
         answer.pipe(res);
         answer.on('error', () => res.destroy());
       });
       sent.on('error', () => {
-        if (sent.reusedSocket && replayable && retriesLeft > 0 && !res.headersSent && !res.destroyed) {
+        const stale = sent.reusedSocket && !idled && !res.headersSent && !res.destroyed;
+        if (stale && replayable && retriesLeft > 0) {
           send(retriesLeft - 1);
         } else if (!res.headersSent) {
           counts.failed += 1;
