@@ -3,7 +3,7 @@ import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../errors/app-error.ts';
 import { configureSharp } from './configure-sharp.ts';
-import { encodeImage, looksPhotographic, type RawImage } from './encode-image.ts';
+import { encodeImage, looksPhotographic, pngLevel, type RawImage } from './encode-image.ts';
 import { resolveOutputSize } from './output-size.ts';
 
 /** A 400x250 RGBA image: left half opaque red, right half fully transparent. */
@@ -211,6 +211,25 @@ describe('encodeImage', () => {
       const pixels = await sharp(encoded.data).removeAlpha().raw().toBuffer();
       expect(pixels.equals(await rgb(photographic ? noise : flat))).toBe(true);
     }
+  });
+
+  it('writes a large flat image (a full page) at level 5, a smaller one at 6', async () => {
+    const levelClass = (png: Buffer) => (png[png.indexOf('IDAT') + 5] as number) >> 6;
+    const flatPage = (height: number): RawImage => {
+      const width = 1440;
+      const data = Buffer.alloc(width * height * 4, 250);
+      for (let y = 0; y < height; y += 40) data.fill(30, y * width * 4, (y + 2) * width * 4);
+      for (let i = 3; i < data.length; i += 4) data[i] = 255;
+      return { data, width, height, channels: 4 };
+    };
+    expect(pngLevel(false, 4_000_000)).toBe(5);
+    expect(pngLevel(false, 3_999_999)).toBe(6);
+    expect(pngLevel(true, 14_400_000)).toBe(4);
+    const [page, screen] = await Promise.all([
+      encodeImage(flatPage(3000), { format: 'png' }),
+      encodeImage(flatPage(900), { format: 'png' }),
+    ]);
+    expect([levelClass(page.data), levelClass(screen.data)]).toEqual([1, 2]);
   });
 
   it('refuses inputs over the pixel limit as too_large', async () => {
