@@ -108,12 +108,6 @@ async function waitForTarget(lease: PageLease, options: PageCaptureOptions, sele
   }
 }
 
-/**
- * The document's title, read in the page's own world: Playwright's `page.title()` builds its
- * utility world in the renderer first (its injected script compiled on every page), about
- * 30 ms of renderer CPU per capture that nothing else of a capture needs. The page could
- * redefine `document.title`; anything but a string counts as no title.
- */
 async function selectorClip(lease: PageLease, selector: string): Promise<Clip> {
   const box = await elementBox(lease.page, selector);
   if (box.found) return { x: box.x, y: box.y, width: box.width, height: box.height };
