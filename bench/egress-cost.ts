@@ -14,9 +14,8 @@ import { startEgressProxy } from '../packages/server/src/netpolicy/egress-proxy.
 import { createTargetPolicy } from '../packages/server/src/netpolicy/target-policy.ts';
 import { FIXTURE_HOST, startFixtureServer, TEMPLATES_PATH } from '../test/support/fixture-server.ts';
 import { VITRINE_CHROMIUM_PATH } from './baselines.ts';
+import { stats } from './measure.ts';
 import { CPU_CLASSES, cpuSampler } from './process-cpu.ts';
-
-const median = (values: number[]) => [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)] ?? 0;
 
 if (process.argv[2] === '--proxy-child') {
   const proxy = await startEgressProxy({
@@ -80,7 +79,7 @@ if (process.argv[2] === '--proxy-child') {
       }
       for (const [v, a] of Object.entries(acc))
         console.log(
-          `${name} ${v}: load p50 ${Math.round(median(a.loadMs))} ms; Chromium tree ${Math.round(a.chromium / a.n)} ms, egress proxy ${Math.round(a.proxy / a.n)} ms CPU per load (${a.n} loads)`,
+          `${name} ${v}: load p50 ${Math.round(stats(a.loadMs).p50)} ms; Chromium tree ${Math.round(a.chromium / a.n)} ms, egress proxy ${Math.round(a.proxy / a.n)} ms CPU per load (${a.n} loads)`,
         );
     }
   } finally {

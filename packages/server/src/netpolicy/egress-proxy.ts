@@ -113,12 +113,15 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
   }
 
   /** Counts and logs an upstream refused by the policy or that could not be reached. */
-  function recordFailure(host: string, port: number, kind: string, error: unknown, count = true): void {
+  function recordFailure(host: string, port: number, kind: string, error: unknown): void {
+    if (verdictOf(error) === 'denied') counts.denied += 1;
+    else counts.failed += 1;
+    logFailure(host, port, kind, error);
+  }
+
+  /** Logs a refused or unreachable upstream without counting it (its request counts it once). */
+  function logFailure(host: string, port: number, kind: string, error: unknown): void {
     const verdict = verdictOf(error);
-    if (count) {
-      if (verdict === 'denied') counts.denied += 1;
-      else counts.failed += 1;
-    }
     const rule = error instanceof AppError ? error.details?.rule : undefined;
     // A refusal is a security event; an unreachable host (pages do that all the time, and so
     // does Chromium's own start-up traffic) is not, and its stack helps nobody.
@@ -158,7 +161,7 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
     idleKeepMs: UPSTREAM_IDLE_KEEP_MS,
     onOpened: (socket, upstream, address) =>
       recordOpened(socket, upstream.hostname, upstream.port, address, 'http'),
-    onFailed: (upstream, error) => recordFailure(upstream.hostname, upstream.port, 'http', error, false),
+    onFailed: (upstream, error) => logFailure(upstream.hostname, upstream.port, 'http', error),
   });
 
   /** Pipes a tunnel both ways; either side closing, failing or idling ends both. */
