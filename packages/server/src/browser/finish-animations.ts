@@ -1,4 +1,5 @@
 import type { BrowserContext, Page } from 'playwright-core';
+import { evaluateInPage } from './page-evaluate.ts';
 
 /**
  * How far the page's own clock is run ahead to finish script-driven animations (Chart.js,
@@ -278,7 +279,8 @@ export async function installPageClock(context: BrowserContext): Promise<void> {
 
 /** Sets the gate (see `installPageClock`). */
 export async function setPageGate(page: Page, gate: PageGate): Promise<void> {
-  await page.evaluate(
+  await evaluateInPage(
+    page,
     ({ key, value }) => {
       (window as unknown as Record<symbol, string>)[Symbol.for(key)] = value;
     },
@@ -304,13 +306,17 @@ export interface ScrollState {
 
 /** `pageWatchesScrolling` and the document's height, in one evaluate. */
 export async function scrollState(page: Page): Promise<ScrollState> {
-  return page.evaluate((gate) => {
-    const watch = (window as unknown as Record<symbol, { scrollState(): ScrollState } | undefined>)[
-      Symbol.for(`${gate}.watch`)
-    ];
-    // Without the init script nothing is known: scroll, to be safe.
-    return watch ? watch.scrollState() : { watches: true, height: document.documentElement.scrollHeight };
-  }, GATE);
+  return evaluateInPage(
+    page,
+    (gate) => {
+      const watch = (window as unknown as Record<symbol, { scrollState(): ScrollState } | undefined>)[
+        Symbol.for(`${gate}.watch`)
+      ];
+      // Without the init script nothing is known: scroll, to be safe.
+      return watch ? watch.scrollState() : { watches: true, height: document.documentElement.scrollHeight };
+    },
+    GATE,
+  );
 }
 
 /**
@@ -345,16 +351,15 @@ export async function finishAnimations(
 async function nextDocumentLoaded(page: Page, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    const ready = await page
-      .evaluate(
-        (gate) =>
-          document.readyState === 'complete' &&
-          (window as unknown as Record<symbol, { navigating: boolean } | undefined>)[
-            Symbol.for(`${gate}.watch`)
-          ]?.navigating !== true,
-        GATE,
-      )
-      .catch(() => false);
+    const ready = await evaluateInPage(
+      page,
+      (gate) =>
+        document.readyState === 'complete' &&
+        (window as unknown as Record<symbol, { navigating: boolean } | undefined>)[
+          Symbol.for(`${gate}.watch`)
+        ]?.navigating !== true,
+      GATE,
+    ).catch(() => false);
     if (ready) return;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
@@ -365,8 +370,9 @@ function runPageClock(
   budget: AnimationBudget,
   freezeAfter: boolean,
 ): Promise<FinishedAnimations & { navigating: boolean }> {
-  return page.evaluate(
-    async ({ budget, freeze, flag }) => {
+  return evaluateInPage(
+    page,
+    async ({ budget, freeze, flag }: { budget: AnimationBudget; freeze: boolean; flag: string }) => {
       interface Timer {
         callAt: number;
       }

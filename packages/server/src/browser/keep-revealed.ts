@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core';
 // The gate (`installPageClock`) is set in the same evaluates as the recording.
 import { GATE } from './finish-animations.ts';
+import { evaluateInPage } from './page-evaluate.ts';
 
 /** Where the page keeps the changes seen during the return to the top (a symbol on `window`). */
 const KEY = 'vitrine.changes-on-return';
@@ -26,7 +27,8 @@ interface Recorder {
  * resets when out of view shows 0. `keepRevealedBelowFold` puts back what changed down there.
  */
 export async function recordChangesOnReturn(page: Page): Promise<void> {
-  await page.evaluate(
+  await evaluateInPage(
+    page,
     ({ key, gate }) => {
       (window as unknown as Record<symbol, string>)[Symbol.for(gate)] = 'top';
       const attributes = new Map<Element, Map<string, string | null>>();
@@ -84,7 +86,8 @@ export async function recordChangesOnReturn(page: Page): Promise<void> {
  * What shows at the top keeps the page's own top state. Returns how many elements were restored.
  */
 export async function keepRevealedBelowFold(page: Page): Promise<number> {
-  return page.evaluate(
+  return evaluateInPage(
+    page,
     ({ key, gate }) => {
       (window as unknown as Record<symbol, string>)[Symbol.for(gate)] = 'frozen';
       const recorder = (window as unknown as Record<symbol, Recorder | undefined>)[Symbol.for(key)];

@@ -1,4 +1,5 @@
 import type { Page } from 'playwright-core';
+import { evaluateInPage } from './page-evaluate.ts';
 
 /** Stops transitions and hides the text caret, so two captures of one page match. */
 export const FREEZE_CSS = `*, *::before, *::after {
@@ -40,8 +41,9 @@ export async function settlePage(
   fontWaitMs: number,
   options: { stableHeight?: boolean } = {},
 ): Promise<{ height: number; title: string }> {
-  return page.evaluate(
-    async ({ text, ms, stable }) => {
+  return evaluateInPage(
+    page,
+    async ({ text, ms, stable }: { text: string; ms: number; stable: boolean }) => {
       // The page's timers and frames run on the page clock (finish-animations.ts); waits of our
       // own use the real ones.
       const real =
@@ -100,7 +102,8 @@ export async function settlePage(
 
 /** Waits for web fonts, at most `timeoutMs` (a font that never loads must not fail the shot). */
 export async function awaitFonts(page: Page, timeoutMs: number): Promise<void> {
-  await page.evaluate(
+  await evaluateInPage(
+    page,
     (ms) =>
       Promise.race([
         document.fonts.ready.then(() => undefined),
@@ -124,26 +127,30 @@ export async function awaitFonts(page: Page, timeoutMs: number): Promise<void> {
  * down the page has been in view (CSS px from the top).
  */
 export async function scrollToBottom(page: Page, maxHeight: number): Promise<number> {
-  return page.evaluate(async (max) => {
-    const real =
-      (globalThis as unknown as { __pwClock?: { builtins: typeof globalThis } }).__pwClock?.builtins ??
-      globalThis;
-    const raf = (fn: () => void) => real.requestAnimationFrame.call(window, fn);
-    // One rendering update per step: the task queued from the frame callback runs after that
-    // frame's intersection observations (lazy loading) saw the new scroll position, half the
-    // wait of two frames.
-    const rendered = () => new Promise((resolve) => raf(() => real.setTimeout.call(window, resolve, 0)));
-    const height = () =>
-      Math.max(document.documentElement.scrollHeight, document.body ? document.body.scrollHeight : 0);
-    const step = Math.max(200, Math.floor(window.innerHeight * 0.9));
-    for (let y = Math.max(0, window.scrollY) + step; y < Math.min(height(), max); y += step) {
-      window.scrollTo({ left: 0, top: y, behavior: 'instant' });
-      await rendered();
-    }
-    window.scrollTo({ left: 0, top: Math.min(height(), max), behavior: 'instant' });
-    await new Promise((resolve) => raf(() => raf(() => resolve(undefined))));
-    return window.scrollY + window.innerHeight;
-  }, maxHeight);
+  return evaluateInPage(
+    page,
+    async (max) => {
+      const real =
+        (globalThis as unknown as { __pwClock?: { builtins: typeof globalThis } }).__pwClock?.builtins ??
+        globalThis;
+      const raf = (fn: () => void) => real.requestAnimationFrame.call(window, fn);
+      // One rendering update per step: the task queued from the frame callback runs after that
+      // frame's intersection observations (lazy loading) saw the new scroll position, half the
+      // wait of two frames.
+      const rendered = () => new Promise((resolve) => raf(() => real.setTimeout.call(window, resolve, 0)));
+      const height = () =>
+        Math.max(document.documentElement.scrollHeight, document.body ? document.body.scrollHeight : 0);
+      const step = Math.max(200, Math.floor(window.innerHeight * 0.9));
+      for (let y = Math.max(0, window.scrollY) + step; y < Math.min(height(), max); y += step) {
+        window.scrollTo({ left: 0, top: y, behavior: 'instant' });
+        await rendered();
+      }
+      window.scrollTo({ left: 0, top: Math.min(height(), max), behavior: 'instant' });
+      await new Promise((resolve) => raf(() => raf(() => resolve(undefined))));
+      return window.scrollY + window.innerHeight;
+    },
+    maxHeight,
+  );
 }
 
 /**
@@ -151,27 +158,31 @@ export async function scrollToBottom(page: Page, maxHeight: number): Promise<num
  * loading (those the scroll started).
  */
 export async function returnToTop(page: Page, imageWaitMs: number): Promise<void> {
-  await page.evaluate(async (wait) => {
-    const real =
-      (globalThis as unknown as { __pwClock?: { builtins: typeof globalThis } }).__pwClock?.builtins ??
-      globalThis;
-    const raf = (fn: () => void) => real.requestAnimationFrame.call(window, fn);
-    window.scrollTo({ left: 0, top: 0, behavior: 'instant' });
-    const pending = [...document.images].filter((img) => !img.complete);
-    if (pending.length > 0) {
-      const loaded = Promise.all(
-        pending.map(
-          (img) =>
-            new Promise((resolve) => {
-              img.addEventListener('load', resolve, { once: true });
-              img.addEventListener('error', resolve, { once: true });
-            }),
-        ),
-      );
-      await Promise.race([loaded, new Promise((resolve) => real.setTimeout.call(window, resolve, wait))]);
-    }
-    await new Promise((resolve) => raf(() => raf(() => resolve(undefined))));
-  }, imageWaitMs);
+  await evaluateInPage(
+    page,
+    async (wait) => {
+      const real =
+        (globalThis as unknown as { __pwClock?: { builtins: typeof globalThis } }).__pwClock?.builtins ??
+        globalThis;
+      const raf = (fn: () => void) => real.requestAnimationFrame.call(window, fn);
+      window.scrollTo({ left: 0, top: 0, behavior: 'instant' });
+      const pending = [...document.images].filter((img) => !img.complete);
+      if (pending.length > 0) {
+        const loaded = Promise.all(
+          pending.map(
+            (img) =>
+              new Promise((resolve) => {
+                img.addEventListener('load', resolve, { once: true });
+                img.addEventListener('error', resolve, { once: true });
+              }),
+          ),
+        );
+        await Promise.race([loaded, new Promise((resolve) => real.setTimeout.call(window, resolve, wait))]);
+      }
+      await new Promise((resolve) => raf(() => raf(() => resolve(undefined))));
+    },
+    imageWaitMs,
+  );
 }
 
 /** An element's box in document coordinates (CSS px), or why there is none. */
@@ -180,23 +191,27 @@ export type ElementBox =
   | { found: false; why: 'missing' | 'invalid' | 'empty' };
 
 export async function elementBox(page: Page, selector: string): Promise<ElementBox> {
-  return page.evaluate((sel) => {
-    let element: Element | null;
-    try {
-      element = document.querySelector(sel);
-    } catch {
-      return { found: false as const, why: 'invalid' as const };
-    }
-    if (!element) return { found: false as const, why: 'missing' as const };
-    element.scrollIntoView({ block: 'nearest', inline: 'nearest', behavior: 'instant' });
-    const rect = element.getBoundingClientRect();
-    if (rect.width < 1 || rect.height < 1) return { found: false as const, why: 'empty' as const };
-    return {
-      found: true as const,
-      x: rect.left + window.scrollX,
-      y: rect.top + window.scrollY,
-      width: rect.width,
-      height: rect.height,
-    };
-  }, selector);
+  return evaluateInPage(
+    page,
+    (sel) => {
+      let element: Element | null;
+      try {
+        element = document.querySelector(sel);
+      } catch {
+        return { found: false as const, why: 'invalid' as const };
+      }
+      if (!element) return { found: false as const, why: 'missing' as const };
+      element.scrollIntoView({ block: 'nearest', inline: 'nearest', behavior: 'instant' });
+      const rect = element.getBoundingClientRect();
+      if (rect.width < 1 || rect.height < 1) return { found: false as const, why: 'empty' as const };
+      return {
+        found: true as const,
+        x: rect.left + window.scrollX,
+        y: rect.top + window.scrollY,
+        width: rect.width,
+        height: rect.height,
+      };
+    },
+    selector,
+  );
 }

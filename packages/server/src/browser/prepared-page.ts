@@ -1,5 +1,6 @@
 import type { Browser, BrowserContext, BrowserContextOptions, CDPSession, Page } from 'playwright-core';
 import { installPageClock } from './finish-animations.ts';
+import { registerPageSession } from './page-evaluate.ts';
 
 /**
  * A fresh context with one blank page and a CDP session on it, created before a capture needs
@@ -34,6 +35,7 @@ export async function preparePage(
       if (popup !== page) popup.close().catch(() => undefined);
     });
     const cdp = await context.newCDPSession(page);
+    registerPageSession(page, cdp);
     return { context, page, cdp };
   } catch (error) {
     await context.close().catch(() => undefined);
