@@ -261,31 +261,38 @@ describe('browser pool', () => {
     });
   }, 120_000);
 
-  it("prepares the next page of a spaced-out capture once the caller's work after it is done", async () => {
+  it("prepares the next page of a spaced-out capture, and closes its own, once the caller's work after it is done", async () => {
     await withPool(testPool({ concurrency: 2 }), async (pool) => {
       await pool.run(async (lease) => lease.page.goto(simple()));
       let pause = 500;
       for (;;) {
         await new Promise((resolve) => setTimeout(resolve, pause));
         const afterwards = Promise.withResolvers<void>();
-        const pace = await pool.run(
+        const { pace, page } = await pool.run(
           async (lease) => {
             await lease.page.goto(simple());
             lease.loaded();
-            return pool.stats().sparePace;
+            return { pace: pool.stats().sparePace, page: lease.page };
           },
           { afterwards: afterwards.promise },
         );
         const atEnd = pool.stats().sparesStarted;
-        // Compose and encode run now: nothing starts beside them.
+        // Compose and encode run now: nothing starts or shuts down beside them.
         await new Promise((resolve) => setTimeout(resolve, 200));
         const whileComposing = pool.stats().sparesStarted - atEnd;
+        const openWhileComposing = !page.isClosed();
         afterwards.resolve();
         await afterwards.promise;
         await new Promise((resolve) => setImmediate(resolve));
         const once = pool.stats().sparesStarted - atEnd;
         if (pace === 'after' || pause >= 30_000) {
-          expect({ pace, whileComposing, once }).toEqual({ pace: 'after', whileComposing: 0, once: 1 });
+          expect({ pace, whileComposing, once, openWhileComposing }).toEqual({
+            pace: 'after',
+            whileComposing: 0,
+            once: 1,
+            openWhileComposing: true,
+          });
+          await waitFor(() => page.isClosed(), 'the used page to close');
           break;
         }
         pause *= 2;
