@@ -32,16 +32,29 @@ afterAll(async () => {
   await server?.close();
 });
 
-async function prepared(path: string): Promise<PreparedPage> {
-  const page = await preparePage(browser, {}, undefined);
-  await page.page.goto(`${server.origin}${path}`, { waitUntil: 'load' });
-  return page;
+/** Runs `body` on a page prepared as a capture's (its CDP session registered) at `path`. */
+async function withPrepared(
+  path: string,
+  body: (page: PreparedPage['page'], cdp: PreparedPage['cdp']) => Promise<void>,
+): Promise<void> {
+  const { context, page, cdp } = await preparePage(browser, {}, undefined);
+  try {
+    await page.goto(`${server.origin}${path}`, { waitUntil: 'load' });
+    await body(page, cdp);
+  } finally {
+    await context.close();
+  }
 }
 
 describe('evaluateInPage (the capture CDP session, not Playwright utility script)', () => {
   it('passes JSON arguments in and returns JSON results, awaiting a promise', async () => {
-    const { context, page } = await prepared('/evaluate/plain');
-    try {
+    await withPrepared('/evaluate/plain', async (page, cdp) => {
+      const sent: string[] = [];
+      const send = cdp.send.bind(cdp);
+      cdp.send = ((method: string, params?: object) => {
+        sent.push(method);
+        return send(method as never, params as never);
+      }) as typeof cdp.send;
       const text = 'quotes " \' ` $x </script> \u2028 \u2029 ünïcode 漢字 🙂';
       const result = await evaluateInPage(
         page,
@@ -55,28 +68,24 @@ describe('evaluateInPage (the capture CDP session, not Playwright utility script
       expect(await evaluateInPage(page, () => 7, undefined)).toBe(7);
       expect(await evaluateInPage(page, () => Number.NaN, undefined)).toBeNaN();
       expect(await evaluateInPage(page, () => undefined, undefined)).toBeUndefined();
-    } finally {
-      await context.close();
-    }
+      // Through the capture's own session, one protocol call each.
+      expect(sent).toEqual(Array(4).fill('Runtime.evaluate'));
+    });
   });
 
   it('is not fooled by a page that replaced JSON, Promise and toJSON', async () => {
-    const { context, page } = await prepared('/evaluate/hostile');
-    try {
+    await withPrepared('/evaluate/hostile', async (page) => {
       const result = await evaluateInPage(
         page,
         async (arg: { a: string }) => ({ a: arg.a, title: document.title }),
         { a: 'kept' },
       );
       expect(result).toEqual({ a: 'kept', title: 'hostile' });
-    } finally {
-      await context.close();
-    }
+    });
   });
 
   it('throws what the page threw', async () => {
-    const { context, page } = await prepared('/evaluate/plain');
-    try {
+    await withPrepared('/evaluate/plain', async (page) => {
       const failing = evaluateInPage(
         page,
         () => {
@@ -86,14 +95,11 @@ describe('evaluateInPage (the capture CDP session, not Playwright utility script
       );
       await expect(failing).rejects.toBeInstanceOf(PageEvaluationError);
       await expect(failing).rejects.toThrow(/TypeError: the page said no/);
-    } finally {
-      await context.close();
-    }
+    });
   });
 
   it('fails with a "context was destroyed" or navigation error when the page leaves meanwhile', async () => {
-    const { context, page } = await prepared('/evaluate/plain');
-    try {
+    await withPrepared('/evaluate/plain', async (page) => {
       const leaving = evaluateInPage(
         page,
         (url: string) =>
@@ -106,9 +112,7 @@ describe('evaluateInPage (the capture CDP session, not Playwright utility script
       );
       // finishAnimations tells a navigation from a failure by this message.
       await expect(leaving).rejects.toThrow(/context was destroyed|navigat/i);
-    } finally {
-      await context.close();
-    }
+    });
   });
 
   it('evaluates through Playwright for a page no capture prepared', async () => {

@@ -324,10 +324,8 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
         const { instance, prepared, end } = opened;
         // The next page: this browser's, or its successor's when it is being recycled (a capture
         // browser not yet live prepares its own once it is; the next composition after a
-        // relaunch opens its page then). When captures come spaced out (`after`), the used
-        // context is closed once the caller's work is done as well: a renderer shutting down
-        // beside the encode took the other core (simple page, raw: encode 21-23 -> 12 ms, the
-        // request 139 -> 121 ms; the dashboard's compose 27-29 -> 18 ms).
+        // relaunch opens its page then). Spaced out (`after`), both it and the used context's
+        // close wait for the caller's work (`RunOptions.afterwards`).
         const prepareNext = () => {
           const next = supervisor.current();
           if (next) fillSpares(next, kind);

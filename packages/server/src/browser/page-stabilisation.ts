@@ -23,8 +23,8 @@ export function captureStylesheet(parts: {
 }
 
 /**
- * Makes the page ready for its shot in one round trip to the page (each `evaluate` is one through
- * Playwright's connection): adds the capture stylesheet (the context bypasses the page's CSP, so
+ * Makes the page ready for its shot in one round trip to the page (`evaluateInPage`, on the
+ * capture's CDP session): adds the capture stylesheet (the context bypasses the page's CSP, so
  * a strict policy cannot refuse it), waits for web fonts (at most `fontWaitMs`: a font that never
  * loads must not fail the shot), finishes finite animations and cancels infinite ones (what
  * Playwright's `animations: 'disabled'` does). For a full page it then waits for frames until the
